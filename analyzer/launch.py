@@ -1,0 +1,142 @@
+"""Which launch configuration a kernel is analysed with, and where it came from.
+
+Order (issue 2 / DESIGN.md): ``--block/--grid`` on the command line, else the kernel's launch
+sites in the file, else ``__launch_bounds__``, else a stated default of 256 threads in 1-D.
+The result always says its source and lists what had to be assumed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from . import constprop, ir
+
+DEFAULT_BLOCK = (256, 1, 1)
+
+
+@dataclass
+class LaunchConfig:
+    block: tuple[int, int, int]
+    grid: Optional[tuple[int, int, int]]
+    dynamic_smem: Optional[int]
+    source: str  # command-line | launch-site | launch-bounds | default
+    detail: str = ""
+    assumptions: list[str] = field(default_factory=list)
+    # Kernel parameter values known at the launch site (name -> number).
+    param_values: dict = field(default_factory=dict)
+    site: Optional[ir.LaunchSite] = None
+
+    @property
+    def threads_per_block(self) -> int:
+        return self.block[0] * self.block[1] * self.block[2]
+
+    def to_json(self) -> dict:
+        return {
+            "block": list(self.block),
+            "grid": list(self.grid) if self.grid else None,
+            "dynamic_smem": self.dynamic_smem,
+            "source": self.source,
+            "detail": self.detail,
+            "assumptions": list(self.assumptions),
+        }
+
+
+def _dim3(v) -> Optional[tuple[int, int, int]]:
+    if isinstance(v, tuple):
+        return v if all(isinstance(x, int) and x > 0 for x in v) else None
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, int) and v > 0:
+        return (v, 1, 1)
+    return None
+
+
+def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
+    """Fill grid/block/dynamic_smem/arg_values of every launch site by constant propagation
+    through the host function that contains it."""
+
+    def on_launch(x: ir.LaunchExpr, env: dict) -> None:
+        site = x.site
+        cfg = list(x.config) + [None] * 4
+        site.grid = _dim3(constprop.evaluate(cfg[0], env))
+        site.block = _dim3(constprop.evaluate(cfg[1], env))
+        sm = constprop.evaluate(cfg[2], env) if cfg[2] is not None else 0
+        site.dynamic_smem = int(sm) if isinstance(sm, (int, float)) and not isinstance(sm, bool) else None
+        site.arg_values = []
+        for a in x.args:
+            v = constprop.evaluate(a, env)
+            site.arg_values.append(v if isinstance(v, (int, float)) else None)
+
+    for fn in tu.functions:
+        if not fn.is_kernel:
+            constprop.propagate(fn, on_launch)
+
+
+def _site_matches(site: ir.LaunchSite, kernel: ir.Function) -> bool:
+    if site.kernel != kernel.name:
+        return False
+    if kernel.template_bindings:
+        want = kernel.display_name[len(kernel.name):]
+        return f"<{', '.join(site.template_args)}>" == want
+    return True
+
+
+def _where(site: ir.LaunchSite) -> str:
+    cfg = ", ".join(t for t in (site.grid_text, site.block_text, site.smem_text) if t)
+    return f"line {site.range.line}: {site.kernel}<<<{cfg}>>>"
+
+
+def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
+                  block: Optional[tuple[int, int, int]] = None,
+                  grid: Optional[tuple[int, int, int]] = None,
+                  dynamic_smem: Optional[int] = None) -> LaunchConfig:
+    sites = [s for s in tu.launches if _site_matches(s, kernel)]
+    assumptions: list[str] = []
+    site = None
+    if sites:
+        resolved = [s for s in sites if s.block is not None]
+        site = resolved[0] if resolved else sites[0]
+        distinct = {(s.block, s.grid, s.dynamic_smem) for s in sites}
+        if len(distinct) > 1:
+            assumptions.append(f"{kernel.display_name} is launched at {len(sites)} sites with "
+                               f"different configurations; using the one at line {site.range.line}")
+
+    def params_from(s: Optional[ir.LaunchSite]) -> dict:
+        out = {}
+        if s is None:
+            return out
+        for p, v in zip(kernel.params, s.arg_values):
+            if v is not None:
+                out[p.name] = v
+        return out
+
+    if block is not None:
+        g = grid if grid is not None else (site.grid if site is not None else None)
+        smem = dynamic_smem if dynamic_smem is not None else (site.dynamic_smem if site else 0)
+        return LaunchConfig(block, g, smem, "command-line", "--block " + ",".join(map(str, block)),
+                            assumptions, params_from(site), site)
+    if site is not None and site.block is not None:
+        smem = dynamic_smem if dynamic_smem is not None else site.dynamic_smem
+        if smem is None:
+            assumptions.append(f"dynamic shared memory `{site.smem_text}` at line {site.range.line} "
+                               "is not a compile-time constant; assumed 0 bytes")
+            smem = 0
+        if site.grid is None:
+            assumptions.append(f"grid `{site.grid_text}` at line {site.range.line} is not a "
+                               "compile-time constant")
+        return LaunchConfig(site.block, grid or site.grid, smem, "launch-site", _where(site),
+                            assumptions, params_from(site), site)
+    if site is not None:
+        assumptions.append(f"block size `{site.block_text}` at line {site.range.line} is not a "
+                           "compile-time constant")
+    smem = dynamic_smem if dynamic_smem is not None else 0
+    if kernel.launch_bounds and kernel.launch_bounds[0]:
+        b = (int(kernel.launch_bounds[0]), 1, 1)
+        assumptions.append(f"block of {b[0]} threads (1-D) taken from __launch_bounds__")
+        return LaunchConfig(b, grid, smem, "launch-bounds", f"__launch_bounds__({b[0]})",
+                            assumptions, params_from(site), site)
+    assumptions.append("no launch configuration found; assumed the default block of 256 threads (1-D)")
+    return LaunchConfig(DEFAULT_BLOCK, grid, smem, "default", "default 256 threads, 1-D",
+                        assumptions, params_from(site), site)

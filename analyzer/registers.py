@@ -1,0 +1,606 @@
+"""Exact per-kernel resources from ``ptxas``.
+
+When a CUDA compiler is available cudalint compiles the file for the target architecture and
+reads ptxas' resource report (``nvcc -cubin -arch=sm_XX -Xptxas -v``)::
+
+    ptxas info    : Compiling entry function '_Z12occ_smem_40kPKfPfi' for 'sm_90'
+    ptxas info    : Function properties for _Z12occ_smem_40kPKfPfi
+        0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+    ptxas info    : Used 25 registers, used 1 barriers, 40960 bytes smem
+
+Per function: registers, barriers, stack frame, spill stores/loads, static shared memory,
+constant banks, local memory and cumulative stack; names are demangled with ``cu++filt`` or
+``c++filt`` when one is installed (otherwise a small built-in decoder recovers the plain
+kernel name). Results are cached on disk by a SHA-256 of the file's content (and of the
+quoted ``#include`` files it pulls in), the arguments and the compiler's version, in
+``$CUDALINT_CACHE_DIR`` or ``~/.cache/cudalint/ptxas/``.
+
+Nothing here raises: a missing compiler, an architecture the compiler does not support
+(nvcc 13 dropped everything below sm_75), a compile error or a timeout give a
+:class:`PtxasReport` with ``ok=False`` and a ``reason``.
+
+TODO(estimate): without a compiler cudalint has no register count; an IR-based estimate
+(live-value count of the hot loop) is not implemented yet, callers must say the count is
+unknown rather than guess.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence
+
+__all__ = [
+    "KernelResources",
+    "PtxasReport",
+    "find_nvcc",
+    "nvcc_version",
+    "supported_archs",
+    "parse_ptxas_output",
+    "demangle",
+    "base_name",
+    "ptxas_resources",
+    "cache_dir",
+]
+
+CACHE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class KernelResources:
+    """ptxas' resource report for one function."""
+
+    name: str  # as ptxas prints it (mangled for C++ linkage)
+    demangled: Optional[str] = None
+    arch: Optional[str] = None
+    is_entry: bool = True  # __global__ (an "entry function"), else a device function
+    registers: Optional[int] = None
+    barriers: Optional[int] = None
+    stack_frame_bytes: int = 0
+    spill_store_bytes: int = 0
+    spill_load_bytes: int = 0
+    static_smem_bytes: int = 0
+    param_smem_bytes: int = 0  # sm_1x: the "+N" of "N+M bytes smem"
+    local_bytes: int = 0  # "bytes lmem" (older ptxas)
+    cumulative_stack_bytes: Optional[int] = None
+    constant_bytes: dict[int, int] = field(default_factory=dict)  # bank -> bytes
+
+    @property
+    def spill_bytes(self) -> int:
+        return self.spill_store_bytes + self.spill_load_bytes
+
+    @property
+    def plain_name(self) -> str:
+        """The unqualified function name (``occ_smem_40k``)."""
+        return base_name(self.demangled or self.name)
+
+    def to_json(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["constant_bytes"] = {str(k): v for k, v in self.constant_bytes.items()}
+        d["spill_bytes"] = self.spill_bytes
+        d["plain_name"] = self.plain_name
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "KernelResources":
+        d = dict(d)
+        d.pop("spill_bytes", None)
+        d.pop("plain_name", None)
+        d["constant_bytes"] = {int(k): v for k, v in (d.get("constant_bytes") or {}).items()}
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+
+@dataclass
+class PtxasReport:
+    """All functions of one compilation, or why there are none."""
+
+    ok: bool
+    reason: Optional[str] = None
+    arch: Optional[str] = None
+    nvcc: Optional[str] = None
+    nvcc_version: Optional[str] = None
+    command: list[str] = field(default_factory=list)
+    functions: dict[str, KernelResources] = field(default_factory=dict)  # by mangled name
+    gmem_bytes: Optional[int] = None
+    cached: bool = False
+    log: str = ""
+
+    @property
+    def kernels(self) -> dict[str, KernelResources]:
+        """Entry functions (``__global__``) only, by mangled name."""
+        return {k: v for k, v in self.functions.items() if v.is_entry}
+
+    def find(self, name: str) -> Optional[KernelResources]:
+        """Look a function up by mangled name, demangled signature, qualified name
+        (``ns::kern``) or plain name (``kern``); entry functions win over device functions,
+        and a plain name that matches several instantiations returns the first."""
+        if name in self.functions:
+            return self.functions[name]
+        matches = []
+        for f in self.functions.values():
+            dem = f.demangled or ""
+            if name == dem or name == _qualified_name(dem) or name == f.plain_name:
+                matches.append(f)
+        if not matches:
+            return None
+        matches.sort(key=lambda f: (not f.is_entry,))
+        return matches[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok, "reason": self.reason, "arch": self.arch, "nvcc": self.nvcc,
+            "nvcc_version": self.nvcc_version, "command": list(self.command),
+            "functions": {k: v.to_json() for k, v in self.functions.items()},
+            "gmem_bytes": self.gmem_bytes, "log": self.log,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "PtxasReport":
+        return cls(
+            ok=d["ok"], reason=d.get("reason"), arch=d.get("arch"), nvcc=d.get("nvcc"),
+            nvcc_version=d.get("nvcc_version"), command=list(d.get("command") or []),
+            functions={k: KernelResources.from_json(v) for k, v in (d.get("functions") or {}).items()},
+            gmem_bytes=d.get("gmem_bytes"), log=d.get("log", ""))
+
+
+# --------------------------------------------------------------------------- tools
+def find_nvcc(nvcc: Optional[str] = None) -> Optional[str]:
+    """Path of nvcc: the argument, ``$CUDALINT_NVCC``, ``PATH``, ``$CUDA_HOME/bin``,
+    ``/usr/local/cuda/bin``, or the ``nvidia-cuda-nvcc`` wheel."""
+    cands: list[Optional[str]] = [nvcc, os.environ.get("CUDALINT_NVCC")]
+    for cand in cands:
+        if cand:
+            p = shutil.which(cand) or (cand if os.path.isfile(cand) and os.access(cand, os.X_OK) else None)
+            if p:
+                return p
+    p = shutil.which("nvcc")
+    if p:
+        return p
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root:
+            q = os.path.join(root, "bin", "nvcc")
+            if os.path.isfile(q) and os.access(q, os.X_OK):
+                return q
+    try:  # pip install nvidia-cuda-nvcc(-cu12)
+        import nvidia.cuda_nvcc as _w  # type: ignore
+
+        for base in getattr(_w, "__path__", []):
+            q = os.path.join(base, "bin", "nvcc")
+            if os.path.isfile(q) and os.access(q, os.X_OK):
+                return q
+    except Exception:
+        pass
+    return None
+
+
+def _run(cmd: Sequence[str], timeout: float, stdin: Optional[str] = None) -> tuple[int, str, str]:
+    try:
+        p = subprocess.run(list(cmd), input=stdin, capture_output=True, text=True, timeout=timeout,
+                           errors="replace")
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+        return 124, out, err + f"\ntimed out after {timeout:g} s"
+    except OSError as e:
+        return 127, "", f"cannot run {cmd[0]}: {e}"
+
+
+@lru_cache(maxsize=8)
+def _nvcc_version_cached(nvcc: str, mtime: float) -> Optional[str]:
+    rc, out, _ = _run([nvcc, "--version"], 30)
+    if rc != 0:
+        return None
+    m = re.search(r"release\s+([\d.]+),\s*V([\d.]+)", out)
+    return m.group(2) if m else out.strip().splitlines()[-1] if out.strip() else None
+
+
+def nvcc_version(nvcc: Optional[str] = None) -> Optional[str]:
+    """``13.0.88`` for ``Cuda compilation tools, release 13.0, V13.0.88``; None without nvcc."""
+    path = find_nvcc(nvcc)
+    if not path:
+        return None
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        mtime = 0.0
+    return _nvcc_version_cached(path, mtime)
+
+
+@lru_cache(maxsize=8)
+def _supported_cached(nvcc: str) -> Optional[tuple[str, ...]]:
+    rc, out, _ = _run([nvcc, "--list-gpu-arch"], 30)
+    if rc != 0:
+        return None
+    archs = tuple(sorted({"sm_" + m for m in re.findall(r"compute_(\d+)", out)}, key=lambda s: int(s[3:])))
+    return archs or None
+
+
+def supported_archs(nvcc: Optional[str] = None) -> Optional[list[str]]:
+    """``sm_XX`` names the compiler can target (``nvcc --list-gpu-arch``), or None if unknown."""
+    path = find_nvcc(nvcc)
+    if not path:
+        return None
+    r = _supported_cached(path)
+    return list(r) if r else None
+
+
+# --------------------------------------------------------------------------- names
+_TEMPLATE_ARGS = re.compile(r"<[^<>]*>")
+
+
+def _strip_templates(s: str) -> str:
+    prev = None
+    while prev != s:
+        prev, s = s, _TEMPLATE_ARGS.sub("", s)
+    return s
+
+
+def _qualified_name(demangled: str) -> str:
+    """``void ns::kern<4>(float*)`` -> ``ns::kern``."""
+    s = demangled.strip()
+    if not s:
+        return s
+    # cut the parameter list: the first '(' at template depth 0
+    depth = 0
+    cut = len(s)
+    for i, ch in enumerate(s):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            cut = i
+            break
+    head = _strip_templates(s[:cut]).strip()
+    # drop a return type ("void ns::kern") : the last space-separated token at depth 0
+    return head.split(" ")[-1] if head else head
+
+
+def base_name(name: str) -> str:
+    """Unqualified function name from a demangled signature or a mangled name."""
+    if name.startswith("_Z"):
+        dm = _builtin_demangle_name(name)
+        if dm:
+            return dm.split("::")[-1]
+        return name
+    return _qualified_name(name).split("::")[-1]
+
+
+def _builtin_demangle_name(mangled: str) -> Optional[str]:
+    """Qualified name of an Itanium-mangled function (no parameter types): enough to match a
+    kernel by name when no demangler is installed."""
+    s = mangled
+    if not s.startswith("_Z"):
+        return None
+    i = 2
+    parts: list[str] = []
+
+    def read_source_name(j: int) -> tuple[Optional[str], int]:
+        m = re.match(r"\d+", s[j:])
+        if not m:
+            return None, j
+        n = int(m.group(0))
+        j += len(m.group(0))
+        return s[j:j + n], j + n
+
+    if i < len(s) and s[i] == "N":
+        i += 1
+        while i < len(s) and s[i] in "rVK":  # cv-qualifiers of member functions
+            i += 1
+        while i < len(s) and s[i] != "E":
+            if s[i] == "I":  # template args inside the nested name: skip balanced I...E
+                depth = 0
+                while i < len(s):
+                    if s[i] == "I":
+                        depth += 1
+                    elif s[i] == "E":
+                        depth -= 1
+                        if depth == 0:
+                            i += 1
+                            break
+                    i += 1
+                continue
+            if s[i] == "S" or s[i] == "L":  # substitutions / local names: give up gracefully
+                i += 1
+                continue
+            name, j = read_source_name(i)
+            if name is None:
+                break
+            parts.append(name)
+            i = j
+    else:
+        if s[i:i + 1] == "L":
+            i += 1
+        name, _ = read_source_name(i)
+        if name:
+            parts.append(name)
+    return "::".join(parts) if parts else None
+
+
+def _demangler() -> Optional[str]:
+    for tool in ("cu++filt", "c++filt", "llvm-cxxfilt"):
+        p = shutil.which(tool)
+        if p:
+            return p
+    nv = find_nvcc()
+    if nv:
+        q = os.path.join(os.path.dirname(nv), "cu++filt")
+        if os.path.isfile(q):
+            return q
+    return None
+
+
+def demangle(names: Iterable[str]) -> dict[str, Optional[str]]:
+    """Demangle many names at once; a name that cannot be demangled maps to None (C linkage
+    names map to themselves)."""
+    names = list(dict.fromkeys(names))
+    out: dict[str, Optional[str]] = {}
+    mangled = [n for n in names if n.startswith("_Z")]
+    for n in names:
+        if not n.startswith("_Z"):
+            out[n] = n
+    if not mangled:
+        return out
+    tool = _demangler()
+    if tool:
+        rc, stdout, _ = _run([tool], 30, stdin="\n".join(mangled) + "\n")
+        lines = stdout.splitlines()
+        if rc == 0 and len(lines) == len(mangled):
+            for n, d in zip(mangled, lines):
+                out[n] = d.strip() if d.strip() and d.strip() != n else None
+    for n in mangled:
+        out.setdefault(n, None)  # unknown signature; base_name() still decodes the plain name
+    return out
+
+
+# --------------------------------------------------------------------------- parsing
+_ENTRY = re.compile(r"Compiling entry function '([^']+)' for '([^']+)'")
+_PROPS = re.compile(r"Function properties for (\S+)")
+_FRAME = re.compile(r"(\d+) bytes stack frame(?:, (\d+) bytes spill stores, (\d+) bytes spill loads)?")
+_USED = re.compile(r"Used (\d+) registers(.*)")
+_GMEM = re.compile(r"ptxas info\s*:\s*(\d+) bytes gmem")
+
+
+def parse_ptxas_output(text: str, demangle_names: bool = True) -> dict[str, KernelResources]:
+    """Parse ``ptxas -v`` / ``nvcc --resource-usage`` output into per-function resources,
+    keyed by the name ptxas prints. Accepts the formats of CUDA 2.x through 13.x."""
+    funcs: dict[str, dict[str, Any]] = {}
+    current: Optional[str] = None
+    props_for: Optional[str] = None
+
+    def rec(name: str) -> dict[str, Any]:
+        if name not in funcs:
+            funcs[name] = {"name": name, "is_entry": False}
+        return funcs[name]
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        m = _ENTRY.search(line)
+        if m:
+            current = m.group(1)
+            r = rec(current)
+            r["is_entry"] = True
+            r["arch"] = m.group(2)
+            props_for = None
+            continue
+        m = _PROPS.search(line)
+        if m:
+            props_for = m.group(1)
+            rec(props_for)
+            continue
+        m = _FRAME.search(line)
+        if m and props_for is not None:
+            r = rec(props_for)
+            r["stack_frame_bytes"] = int(m.group(1))
+            if m.group(2) is not None:
+                r["spill_store_bytes"] = int(m.group(2))
+                r["spill_load_bytes"] = int(m.group(3))
+            continue
+        m = _USED.search(line)
+        if m:
+            # the "Used" line follows the function's own properties (entry or, with -rdc on
+            # older ptxas, device function); CUDA <= 4 printed no properties line at all
+            target = props_for if props_for is not None else current
+            if target is None:
+                continue
+            r = rec(target)
+            r["registers"] = int(m.group(1))
+            rest = m.group(2)
+            for item in rest.split(","):
+                item = item.strip()
+                if not item:
+                    continue
+                mm = re.match(r"used (\d+) barriers?", item)
+                if mm:
+                    r["barriers"] = int(mm.group(1))
+                    continue
+                mm = re.match(r"(\d+)(?:\+(\d+))? bytes smem", item)
+                if mm:
+                    r["static_smem_bytes"] = int(mm.group(1))
+                    if mm.group(2):
+                        r["param_smem_bytes"] = int(mm.group(2))
+                    continue
+                mm = re.match(r"(\d+) bytes cmem\[(\d+)\]", item)
+                if mm:
+                    r.setdefault("constant_bytes", {})[int(mm.group(2))] = int(mm.group(1))
+                    continue
+                mm = re.match(r"(\d+)(?:\+(\d+))? bytes lmem", item)
+                if mm:
+                    r["local_bytes"] = int(mm.group(1))
+                    continue
+                mm = re.match(r"(\d+) bytes cumulative stack size", item)
+                if mm:
+                    r["cumulative_stack_bytes"] = int(mm.group(1))
+                    continue
+            continue
+    dem = demangle(funcs) if demangle_names else {}
+    out: dict[str, KernelResources] = {}
+    for name, r in funcs.items():
+        d = dem.get(name)
+        r["demangled"] = d if (d and d != name) else None
+        out[name] = KernelResources(**r)
+    return out
+
+
+def _parse_gmem(text: str) -> Optional[int]:
+    m = _GMEM.search(text)
+    return int(m.group(1)) if m else None
+
+
+# --------------------------------------------------------------------------- caching
+def cache_dir() -> Path:
+    env = os.environ.get("CUDALINT_CACHE_DIR")
+    base = Path(env) if env else Path(os.path.expanduser("~")) / ".cache" / "cudalint"
+    return base / "ptxas"
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def _source_digest(path: Path, include_dirs: Sequence[str]) -> str:
+    """SHA-256 over the file and, recursively, the quoted includes found next to it or in
+    the include dirs (system ``<...>`` headers are covered by the compiler version)."""
+    h = hashlib.sha256()
+    seen: set[Path] = set()
+    stack = [path]
+    while stack:
+        p = stack.pop()
+        try:
+            rp = p.resolve()
+        except OSError:
+            continue
+        if rp in seen:
+            continue
+        seen.add(rp)
+        try:
+            data = rp.read_bytes()
+        except OSError:
+            continue
+        h.update(str(len(seen)).encode() + b"\0" + data + b"\0")
+        for inc in _INCLUDE.findall(data.decode("utf-8", "replace")):
+            for d in [rp.parent, *map(Path, include_dirs)]:
+                q = d / inc
+                if q.is_file():
+                    stack.append(q)
+                    break
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- main entry
+def ptxas_resources(
+    path: os.PathLike[str] | str,
+    arch: str = "sm_90",
+    include_dirs: Sequence[str | os.PathLike[str]] = (),
+    defines: Sequence[str] = (),
+    extra_args: Sequence[str] = (),
+    *,
+    nvcc: Optional[str] = None,
+    timeout: float = 120.0,
+    use_cache: bool = True,
+    cache_root: Optional[os.PathLike[str] | str] = None,
+) -> PtxasReport:
+    """Compile ``path`` for ``arch`` with ptxas' verbose report and return every function's
+    resources. Never raises; ``report.ok`` is False with a ``reason`` when nothing could be
+    compiled."""
+    try:
+        return _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeout,
+                                use_cache, cache_root)
+    except Exception as e:  # pragma: no cover - defensive: the contract is "never raise"
+        return PtxasReport(ok=False, reason=f"internal error: {type(e).__name__}: {e}", arch=str(arch))
+
+
+def _normalize_arch(arch: str) -> str:
+    try:
+        from .target import parse_arch
+
+        cc, suffix = parse_arch(arch)
+        major, minor = cc.split(".")
+        return f"sm_{major}{minor}{suffix}"
+    except Exception:
+        return str(arch)
+
+
+def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeout, use_cache,
+                     cache_root) -> PtxasReport:
+    sm = _normalize_arch(arch)
+    src = Path(path)
+    if not src.is_file():
+        return PtxasReport(ok=False, reason=f"cannot read {src}", arch=sm)
+    tool = find_nvcc(nvcc)
+    if not tool:
+        return PtxasReport(ok=False, reason="nvcc not found (set CUDALINT_NVCC, CUDA_HOME or PATH, "
+                                            "or install nvidia-cuda-nvcc); register counts unavailable",
+                           arch=sm)
+    version = nvcc_version(tool)
+    supported = supported_archs(tool)
+    base = re.sub(r"[af]$", "", sm)
+    if supported is not None and base not in supported:
+        return PtxasReport(
+            ok=False, arch=sm, nvcc=tool, nvcc_version=version,
+            reason=(f"nvcc {version or ''} cannot compile for {sm} (it supports {supported[0]}..{supported[-1]}"
+                    + ("; CUDA 13 dropped architectures below sm_75" if (version or "").startswith("13") else "")
+                    + "): register counts unavailable for this target"))
+
+    inc = [str(d) for d in include_dirs]
+    cmd = [tool, "-cubin", f"-arch={sm}", "-Xptxas", "-v", "-o", os.devnull]
+    cmd += [f"-I{d}" for d in inc]
+    cmd += [d if d.startswith("-D") else f"-D{d}" for d in defines]
+    cmd += list(extra_args)
+    cmd.append(str(src))
+
+    cfile = None
+    if use_cache:
+        digest = _source_digest(src, inc)
+        kh = hashlib.sha256(json.dumps({
+            "format": CACHE_FORMAT, "src": digest, "args": cmd[1:-1], "nvcc": version,
+            "tool": os.path.realpath(tool)}, sort_keys=True).encode()).hexdigest()
+        root = Path(cache_root) if cache_root else cache_dir()
+        cfile = root / kh[:2] / f"{kh}.json"
+        if cfile.is_file():
+            try:
+                rep = PtxasReport.from_json(json.loads(cfile.read_text(encoding="utf-8")))
+                rep.cached = True
+                return rep
+            except Exception:
+                pass
+
+    rc, out, err = _run(cmd, timeout)
+    log = (out + ("\n" if out and err else "") + err).strip()
+    if rc == 124:
+        return PtxasReport(ok=False, reason=f"nvcc timed out after {timeout:g} s", arch=sm, nvcc=tool,
+                           nvcc_version=version, command=cmd, log=log[-4000:])
+    if rc != 0:
+        first = next((ln.strip() for ln in log.splitlines() if "error" in ln.lower() or "fatal" in ln.lower()),
+                     log.splitlines()[0] if log else f"exit status {rc}")
+        reason = f"nvcc failed for {sm}: {first}"
+        if "Unsupported gpu architecture" in log:
+            reason += " (nvcc 13 dropped architectures below sm_75)"
+        # compile errors are cached too (same input, same answer), timeouts are not
+        rep = PtxasReport(ok=False, reason=reason, arch=sm, nvcc=tool, nvcc_version=version,
+                          command=cmd, log=log[-4000:])
+    else:
+        funcs = parse_ptxas_output(log)
+        rep = PtxasReport(ok=True, arch=sm, nvcc=tool, nvcc_version=version, command=cmd,
+                          functions=funcs, gmem_bytes=_parse_gmem(log), log=log[-4000:])
+        if not funcs:
+            rep.reason = "nvcc produced no ptxas resource report (no device functions in the file?)"
+    if use_cache and cfile is not None:
+        try:
+            cfile.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=str(cfile.parent), suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(rep.to_json(), fh)
+            os.replace(tmp, cfile)
+        except OSError:
+            pass
+    return rep

@@ -1,0 +1,285 @@
+"""Command-line interface. ``cudalint FILE...`` is ``cudalint check FILE...``.
+
+Exit codes: 0 clean, 1 findings (warnings or errors), 2 usage/config/tool error or a file that
+could not be analysed (CL000).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from . import __version__
+
+app = typer.Typer(
+    name="cudalint",
+    add_completion=False,
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Static analyzer for CUDA C/C++: memory spaces, coalescing, bank conflicts, CGMA, "
+         "occupancy and barriers, before anything runs.",
+)
+
+CUDA_SUFFIXES = (".cu", ".cuh")
+
+
+def _err(msg: str) -> None:
+    typer.echo(f"cudalint: error: {msg}", err=True)
+
+
+def _parse_dim(text: Optional[str], what: str) -> Optional[tuple[int, int, int]]:
+    if text is None:
+        return None
+    parts = [p for p in text.replace("x", ",").split(",") if p.strip()]
+    try:
+        vals = [int(p) for p in parts]
+    except ValueError:
+        _err(f"{what} must be 1 to 3 positive integers like 16,16 (got {text!r})")
+        raise typer.Exit(2)
+    if not 1 <= len(vals) <= 3 or any(v <= 0 for v in vals):
+        _err(f"{what} must be 1 to 3 positive integers like 16,16 (got {text!r})")
+        raise typer.Exit(2)
+    return tuple((vals + [1, 1])[:3])
+
+
+def _parse_params(items: Optional[List[str]]) -> dict:
+    out = {}
+    for it in items or []:
+        if "=" not in it:
+            _err(f"--param expects NAME=VALUE (got {it!r})")
+            raise typer.Exit(2)
+        k, v = it.split("=", 1)
+        try:
+            out[k.strip()] = int(v, 0)
+        except ValueError:
+            try:
+                out[k.strip()] = float(v)
+            except ValueError:
+                _err(f"--param {k}: value must be a number (got {v!r})")
+                raise typer.Exit(2)
+    return out
+
+
+def collect_files(paths: List[Path]) -> list[str]:
+    """Expand directories to the .cu/.cuh files they contain (sorted, hidden dirs skipped);
+    keep explicit file paths as given, even if missing (they get CL000)."""
+    out: list[str] = []
+    for p in paths:
+        if p.is_dir():
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for f in sorted(files):
+                    if f.endswith(CUDA_SUFFIXES):
+                        out.append(os.path.join(root, f))
+        else:
+            out.append(str(p))
+    return out
+
+
+def _analysis_options(arch, block, grid, dynamic_smem, params, include, define, std,
+                      compile_commands, frontend):
+    from .analyzer.pipeline import AnalysisOptions
+    from .analyzer.target import load_target
+
+    try:
+        load_target(arch)
+    except ValueError as e:
+        _err(str(e))
+        raise typer.Exit(2)
+    if frontend not in ("clang", "pycparser"):
+        _err(f"--frontend must be clang or pycparser (got {frontend!r})")
+        raise typer.Exit(2)
+    return AnalysisOptions(
+        arch=arch, block=_parse_dim(block, "--block"), grid=_parse_dim(grid, "--grid"),
+        dynamic_smem=dynamic_smem, params=_parse_params(params),
+        include_dirs=[str(i) for i in include or []], defines=list(define or []), std=std,
+        frontend=frontend, compile_commands=str(compile_commands) if compile_commands else None,
+    )
+
+
+# Options shared by check and explain (typer needs them spelled out per command).
+ArchOpt = typer.Option("sm_90", "--arch", help="Target architecture, e.g. sm_80, sm_90.")
+BlockOpt = typer.Option(None, "--block", help="Block shape X[,Y[,Z]]; overrides launch sites.")
+GridOpt = typer.Option(None, "--grid", help="Grid shape X[,Y[,Z]].")
+SmemOpt = typer.Option(None, "--dynamic-smem", help="Dynamic shared memory per block, bytes.")
+ParamOpt = typer.Option(None, "--param", help="Kernel parameter value NAME=VALUE (repeatable).")
+IncludeOpt = typer.Option(None, "-I", "--include-dir", help="Include directory (repeatable).")
+DefineOpt = typer.Option(None, "-D", "--define", help="Preprocessor define NAME[=VALUE] (repeatable).")
+StdOpt = typer.Option("c++17", "--std", help="C++ standard for parsing.")
+CCOpt = typer.Option(None, "--compile-commands", help="compile_commands.json (file or its directory).")
+FrontendOpt = typer.Option("clang", "--frontend", help="clang (CUDA C++) or pycparser (plain C kernels).")
+
+
+@app.command("check")
+def check_cmd(
+    paths: List[Path] = typer.Argument(..., help="CUDA files or directories (.cu/.cuh searched)."),
+    arch: str = ArchOpt,
+    block: Optional[str] = BlockOpt,
+    grid: Optional[str] = GridOpt,
+    dynamic_smem: Optional[int] = SmemOpt,
+    param: Optional[List[str]] = ParamOpt,
+    include: Optional[List[Path]] = IncludeOpt,
+    define: Optional[List[str]] = DefineOpt,
+    std: str = StdOpt,
+    compile_commands: Optional[Path] = CCOpt,
+    frontend: str = FrontendOpt,
+    select: Optional[List[str]] = typer.Option(None, "--select", help="Only these codes/prefixes (comma-separated or repeated)."),
+    ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Skip these codes/prefixes."),
+    output_format: str = typer.Option("text", "--output-format", help="text | full | json"),
+    output_file: Optional[Path] = typer.Option(None, "--output-file", help="Write the report here."),
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
+):
+    """Check files and report diagnostics."""
+    from .rules.runner import CheckOptions, check_file
+
+    aopts = _analysis_options(arch, block, grid, dynamic_smem, param, include, define, std,
+                              compile_commands, frontend)
+    if output_format not in ("text", "full", "json"):
+        _err(f"--output-format must be text, full or json (got {output_format!r})")
+        raise typer.Exit(2)
+    copts = CheckOptions(select=_codes(select), ignore=_codes(ignore))
+    files = collect_files(paths)
+    if not files:
+        _err("no .cu/.cuh files found")
+        raise typer.Exit(2)
+    results = [check_file(f, aopts, copts)[0] for f in files]
+    if output_format == "json":
+        from .reporters.json_report import render_json
+        text = render_json(results)
+    elif output_format == "full":
+        from .reporters.text import render_full
+        text = render_full(results, color=output_file is None and sys.stdout.isatty())
+    else:
+        from .reporters.text import render_text
+        text = render_text(results)
+    _emit(text, output_file)
+    if any(r.error for r in results):
+        raise typer.Exit(2)
+    if exit_zero:
+        raise typer.Exit(0)
+    failing = any(d.severity != "info" for r in results for d in r.diagnostics)
+    raise typer.Exit(1 if failing else 0)
+
+
+def _codes(items: Optional[List[str]]) -> list[str]:
+    out = []
+    for it in items or []:
+        out.extend(c.strip().upper() for c in it.split(",") if c.strip())
+    return out
+
+
+def _emit(text: str, output_file: Optional[Path]) -> None:
+    if output_file is not None:
+        output_file.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+@app.command("explain")
+def explain_cmd(
+    paths: List[Path] = typer.Argument(..., help="CUDA files or directories."),
+    arch: str = ArchOpt,
+    block: Optional[str] = BlockOpt,
+    grid: Optional[str] = GridOpt,
+    dynamic_smem: Optional[int] = SmemOpt,
+    param: Optional[List[str]] = ParamOpt,
+    include: Optional[List[Path]] = IncludeOpt,
+    define: Optional[List[str]] = DefineOpt,
+    std: str = StdOpt,
+    compile_commands: Optional[Path] = CCOpt,
+    frontend: str = FrontendOpt,
+    kernel: Optional[str] = typer.Option(None, "--kernel", help="Only this kernel."),
+    output_format: str = typer.Option("text", "--output-format", help="text | json"),
+    output_file: Optional[Path] = typer.Option(None, "--output-file", help="Write the report here."),
+):
+    """Show per-kernel facts: launch configuration and where every variable lives."""
+    from .analyzer.pipeline import analyze_file
+    from .reporters.explain import render_explain_json, render_explain_text
+
+    aopts = _analysis_options(arch, block, grid, dynamic_smem, param, include, define, std,
+                              compile_commands, frontend)
+    if output_format not in ("text", "json"):
+        _err(f"--output-format must be text or json (got {output_format!r})")
+        raise typer.Exit(2)
+    files = collect_files(paths)
+    analyses = []
+    failed = False
+    for f in files:
+        try:
+            fa = analyze_file(f, aopts)
+        except Exception as exc:  # never a traceback for the user
+            from .analyzer.pipeline import FileAnalysis, ParseProblem
+            fa = FileAnalysis(path=f, error=ParseProblem(f"internal error: {type(exc).__name__}: {exc}"))
+        if kernel:
+            fa.kernels = [k for k in fa.kernels if kernel in (k.name, k.function.name)]
+        failed |= fa.error is not None
+        analyses.append(fa)
+    if output_format == "json":
+        text = render_explain_json(analyses, arch)
+    else:
+        text = render_explain_text(analyses, arch, color=output_file is None and sys.stdout.isatty())
+    _emit(text, output_file)
+    raise typer.Exit(2 if failed else 0)
+
+
+@app.command("rule")
+def rule_cmd(code: str = typer.Argument(..., help="Rule code, e.g. CL101.")):
+    """Show a rule's documentation."""
+    from .rules.registry import get_rule
+
+    r = get_rule(code)
+    if r is None:
+        _err(f"unknown rule {code!r}; `cudalint rules` lists them")
+        raise typer.Exit(2)
+    typer.echo(r.docs_markdown())
+
+
+@app.command("rules")
+def rules_cmd(output_format: str = typer.Option("text", "--output-format", help="text | json")):
+    """List all rules."""
+    import json
+
+    from .rules.registry import all_rules
+
+    rules = all_rules()
+    if output_format == "json":
+        typer.echo(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity,
+                                "summary": r.summary, "family": r.family} for r in rules], indent=2))
+        return
+    for r in rules:
+        typer.echo(f"{r.code}  {r.name:<36} {r.severity:<8} {r.summary}")
+
+
+def _register_optional_commands() -> None:
+    """Commands implemented in their own modules (kept out of this file's imports)."""
+    try:
+        from .commands.occupancy import occupancy_command
+        app.command("occupancy", help="Occupancy calculator (NVIDIA's algorithm).")(occupancy_command)
+    except ImportError:
+        pass
+
+
+_register_optional_commands()
+
+COMMANDS = {"check", "explain", "rule", "rules", "occupancy", "validate", "server", "config"}
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in ("--version", "-V"):
+        typer.echo(f"cudalint {__version__}")
+        raise SystemExit(0)
+    # `cudalint FILE...` means `cudalint check FILE...` (ruff's convention).
+    if args and args[0] not in COMMANDS and args[0] not in ("-h", "--help"):
+        args.insert(0, "check")
+    try:
+        app(args=args, prog_name="cudalint", standalone_mode=True)
+    except SystemExit as e:
+        raise SystemExit(e.code)
+
+
+if __name__ == "__main__":
+    main()

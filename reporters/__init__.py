@@ -1,0 +1,1 @@
+"""Output formats for `cudalint check`: one module per format, all reading FileResult lists."""

@@ -1,0 +1,77 @@
+"""Run the rules over an analysed file and collect diagnostics (CL000 included)."""
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..analyzer.pipeline import AnalysisOptions, FileAnalysis, analyze_file
+from ..analyzer.target import Target, load_target
+from .context import RuleContext
+from .diagnostic import Diagnostic, FileResult, Location
+from .registry import RULES, all_rules
+
+
+@dataclass
+class CheckOptions:
+    select: list[str] = field(default_factory=list)  # codes or prefixes; empty = all
+    ignore: list[str] = field(default_factory=list)
+    rule_options: dict = field(default_factory=dict)
+    severity_overrides: dict = field(default_factory=dict)
+
+    def enabled(self, code: str) -> bool:
+        if code == "CL000":
+            return True  # a file we could not analyse is always reported
+        sel = not self.select or any(code.startswith(p) for p in self.select)
+        ign = any(code.startswith(p) for p in self.ignore)
+        # The longer (more specific) prefix wins, as in ruff.
+        if sel and ign and self.select:
+            best_sel = max((len(p) for p in self.select if code.startswith(p)), default=0)
+            best_ign = max(len(p) for p in self.ignore if code.startswith(p))
+            return best_sel > best_ign
+        return sel and not ign
+
+
+def _cl000(path: str, message: str, line: int = 0, column: int = 0, kernel: Optional[str] = None) -> Diagnostic:
+    r = RULES["CL000"]
+    line, column = max(line, 1), max(column, 1)
+    return Diagnostic(r.code, r.name, r.severity, message, path, Location(line, column),
+                      Location(line, column + 1), kernel)
+
+
+def check_analysis(fa: FileAnalysis, target: Target, copts: CheckOptions) -> FileResult:
+    all_rules()  # make sure every rule module is registered
+    res = FileResult(path=fa.path, notes=list(fa.notes))
+    if fa.error is not None:
+        e = fa.error
+        res.error = e.message
+        res.diagnostics.append(_cl000(fa.path, e.message, e.line, e.column))
+        return res
+    for kname, e in fa.kernel_errors:
+        res.diagnostics.append(_cl000(fa.path, f"kernel `{kname}` not analysed: {e.message}",
+                                      e.line, e.column, kname))
+    if fa.kernel_errors:
+        res.error = "clang errors inside kernels"
+    ctx = RuleContext(fa, target, copts.rule_options, copts.severity_overrides)
+    for rule in all_rules():
+        if rule.check is None or not copts.enabled(rule.code):
+            continue
+        res.diagnostics.extend(rule.check(ctx) or ())
+    res.diagnostics.sort(key=Diagnostic.sort_key)
+    return res
+
+
+def check_file(path: str, aopts: Optional[AnalysisOptions] = None,
+               copts: Optional[CheckOptions] = None) -> tuple[FileResult, Optional[FileAnalysis]]:
+    """Analyse and check one file. Never raises: an internal failure becomes CL000."""
+    aopts = aopts or AnalysisOptions()
+    copts = copts or CheckOptions()
+    try:
+        target = load_target(aopts.arch)
+        fa = analyze_file(path, aopts)
+        return check_analysis(fa, target, copts), fa
+    except Exception as exc:  # a bug in cudalint must not abort the other files
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = f" at {tb[-1].name}:{tb[-1].lineno}" if tb else ""
+        msg = f"internal error while analysing: {type(exc).__name__}: {exc}{where}"
+        return FileResult(path=path, diagnostics=[_cl000(path, msg)], error=msg), None
