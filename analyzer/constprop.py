@@ -211,7 +211,7 @@ def _collect_writes(x: ir.Expr, out: set) -> None:
         v = _root_var(x.operand)
         if v is not None:
             out.add(v)
-    elif isinstance(x, ir.Call):
+    elif isinstance(x, ir.Call) and x.callee not in _DIM3_CTORS:
         # Non-const reference parameters can be written by the callee (e.g. `cin >> n`).
         for a in x.args:
             if isinstance(a, ir.VarRef) and a.var.type.kind == "record":

@@ -179,6 +179,9 @@ class _Constness:
                     loop, ind = self.inductions[v]
                     if loops.fully_unrolled(loop, ind):
                         continue
+                    if ind.trip_count is None and loop.unroll != 1 and \
+                            _compile_time(ind.start_expr) and _compile_time(ind.bound_expr):
+                        continue  # bounds are template parameters: constant per instantiation
                     if ind.trip_count is None:
                         return (f"depends on the loop counter `{v.name}`, whose trip count is not "
                                 "a compile-time constant", x)
@@ -192,6 +195,14 @@ class _Constness:
                     if r is not None:
                         return (f"depends on `{v.name}`, which {r[0]}", r[1] if depth else x)
         return None
+
+
+def _compile_time(e: Optional[ir.Expr]) -> bool:
+    """Built only from literals, sizeof and template parameters (fixed per instantiation)."""
+    if e is None:
+        return False
+    return all(isinstance(x, (ir.Const, ir.TemplateParam, ir.SizeOf, ir.BinOp, ir.UnaryOp, ir.Cast))
+               for x in e.walk())
 
 
 def _pure_math(name: str) -> bool:

@@ -63,9 +63,15 @@ def constant_over_limit(ctx: RuleContext):
     total = sum(v.type.size or 0 for v in consts)
     limit = ctx.target.constant_memory_bytes
     if consts and total > limit:
-        biggest = max(consts, key=lambda v: v.type.size or 0)
+        # Point at the declaration that takes the running total over the limit.
+        running, culprit = 0, consts[-1]
+        for v in consts:
+            running += v.type.size or 0
+            if running > limit:
+                culprit = v
+                break
         parts = ", ".join(f"`{v.name}` {v.type.size} B" for v in consts[:6])
-        yield ctx.diag(me, biggest.range,
+        yield ctx.diag(me, culprit.range,
                        f"__constant__ data totals {total} bytes, over the {limit}-byte constant "
                        f"memory of {ctx.target.arch} ({parts})")
 

@@ -31,6 +31,9 @@ BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
                   "__syncthreads_or", "__barrier_sync"}
 WARP_BARRIERS = {"__syncwarp"}
 VECTOR_RE = re.compile(r"^(u?char|u?short|u?int|u?long|u?longlong|float|double)([1-4])$")
+# Type kinds whose size/evaluation libclang cannot answer without aborting.
+_NO_SIZE_KINDS = {"DEPENDENT", "OVERLOAD", "INVALID", "DEPENDENTSIZEDARRAY", "UNEXPOSED_DEPENDENT",
+                  "AUTO", "TEMPLATETYPEPARM", "DEPENDENTSIZEDEXTVECTOR"}
 PRELUDE_MARK = os.sep + "frontend" + os.sep + "include" + os.sep
 
 
@@ -217,6 +220,9 @@ class Lowerer:
             return self._ctype(t.get_pointee(), depth + 1)
         can = t.get_canonical()
         k = can.kind
+        if k.name in _NO_SIZE_KINDS or t.kind.name in ("DEPENDENT", "OVERLOAD", "INVALID"):
+            # Asking libclang for the size of these aborts the process (LLVM assertion).
+            return ir.CType(spelling, "unknown", None, is_const=is_const)
         size = t.get_size()
         size = size if size is not None and size > 0 else None
         if k in (TK.POINTER, TK.BLOCKPOINTER):
@@ -634,6 +640,9 @@ class Lowerer:
     def _eval(self, c: ci.Cursor, force: bool = False):
         if self._dependent and not force:
             return None
+        if c.type.kind.name in ("DEPENDENT", "OVERLOAD", "INVALID") or \
+                c.type.get_canonical().kind.name in _NO_SIZE_KINDS:
+            return None  # error-recovery or dependent expressions: clang's evaluator aborts
         try:
             return evaluate(c)
         except Exception:

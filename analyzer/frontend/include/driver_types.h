@@ -4,8 +4,8 @@
  * depend on them) the numeric values match CUDA 12/13. Structs keep the fields programs read.
  * cudaDeviceProp also keeps fields CUDA 13 removed (clockRate, memoryClockRate, ...) so
  * code written for either release parses. */
-#ifndef __CUDALINT_DRIVER_TYPES_H
-#define __CUDALINT_DRIVER_TYPES_H
+#ifndef __DRIVER_TYPES_H__ /* CUDA's own include guard: code such as helper_cuda.h tests it */
+#define __DRIVER_TYPES_H__
 
 #include "host_defines.h"
 #include "vector_types.h"
@@ -1102,4 +1102,4 @@ enum cudaGetDriverEntryPointFlags {
   cudaEnablePerThreadDefaultStream = 0x2
 };
 
-#endif /* __CUDALINT_DRIVER_TYPES_H */
+#endif /* __DRIVER_TYPES_H__ */

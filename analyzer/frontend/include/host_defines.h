@@ -5,8 +5,8 @@
  * Qualifiers clang 18 has no CUDA attribute for (__managed__, __grid_constant__,
  * __cluster_dims__, __maxnreg__) are mapped to annotate("cudalint_...") so they stay visible
  * in the AST as ANNOTATE_ATTR cursors instead of being silently dropped. */
-#ifndef __CUDALINT_HOST_DEFINES_H
-#define __CUDALINT_HOST_DEFINES_H
+#ifndef __HOST_DEFINES_H__ /* CUDA's own include guard: code such as helper_cuda.h tests it */
+#define __HOST_DEFINES_H__
 
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
@@ -65,4 +65,4 @@
 #define __dv(v)
 #endif
 
-#endif /* __CUDALINT_HOST_DEFINES_H */
+#endif /* __HOST_DEFINES_H__ */

@@ -1,6 +1,6 @@
 /* cudalint: make_<vector>() constructors for every CUDA vector type (host and device). */
-#ifndef __CUDALINT_VECTOR_FUNCTIONS_H
-#define __CUDALINT_VECTOR_FUNCTIONS_H
+#ifndef __VECTOR_FUNCTIONS_H__ /* CUDA's own include guard: code such as helper_cuda.h tests it */
+#define __VECTOR_FUNCTIONS_H__
 
 #include "vector_types.h"
 
@@ -48,4 +48,4 @@ __CUDALINT_MK4(double4_32a, double)
 #undef __CUDALINT_MK4
 #undef __CUDALINT_MKALL
 
-#endif /* __CUDALINT_VECTOR_FUNCTIONS_H */
+#endif /* __VECTOR_FUNCTIONS_H__ */

@@ -3,8 +3,8 @@
  * Sizes and alignments match CUDA's vector_types.h so that clang's sizeof/alignof (and the
  * analyzer's access widths) are right: e.g. float2 is 8 bytes aligned 8, float3 is 12 bytes
  * aligned 4, float4 is 16 aligned 16, double2 16 aligned 16. */
-#ifndef __CUDALINT_VECTOR_TYPES_H
-#define __CUDALINT_VECTOR_TYPES_H
+#ifndef __VECTOR_TYPES_H__ /* CUDA's own include guard: code such as helper_cuda.h tests it */
+#define __VECTOR_TYPES_H__
 
 #include "host_defines.h"
 
@@ -122,4 +122,4 @@ struct dim3 {
 typedef struct dim3 dim3;
 #endif
 
-#endif /* __CUDALINT_VECTOR_TYPES_H */
+#endif /* __VECTOR_TYPES_H__ */
