@@ -334,11 +334,15 @@ def compute_occupancy(
         else:
             smem_config = t.shared_memory_per_sm
         smem_limit = (smem_config // smem_alloc) if smem_alloc > 0 else None
-    if smem > t.max_shared_memory_per_block:
+    if t.major >= 7 and smem > t.max_shared_memory_per_block and smem_limit:
+        # ptxas refuses more than 48 KB of static __shared__ data; only dynamic shared memory
+        # can use the opt-in range (on older GPUs the per-block check above already failed)
         errors.append(f"{format_bytes(smem)} of static shared memory exceed the {format_bytes(t.max_shared_memory_per_block)} "
                       "static limit; larger allocations must be dynamic (extern __shared__)")
         smem_limit = 0
-    if needs_optin and smem_limit:
+    # the runtime needs the opt-in attribute when static + dynamic exceed 48 KB (the driver's
+    # reservation is not counted against the attribute)
+    if t.major >= 7 and smem + dynamic_smem > t.max_shared_memory_per_block and smem_limit:
         notes.append(
             f"{format_bytes(smem + dynamic_smem)} of shared memory per block is above "
             f"{format_bytes(t.max_shared_memory_per_block)}: assumes the kernel opts in with "

@@ -32,37 +32,38 @@ def _fmt_bytes(b: Optional[int]) -> str:
 
 def render_explain_text(analyses: list[FileAnalysis], arch: str, color: bool = False) -> str:
     from rich.console import Console
+    from rich.markup import escape as esc
     from rich.table import Table
 
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=color, no_color=not color, width=120,
-                      highlight=False, soft_wrap=False)
+                      highlight=False, soft_wrap=True)
     for fa in analyses:
         if fa.error is not None:
-            console.print(f"[bold red]{fa.path}[/]: cannot analyse: {fa.error.message}")
+            console.print(f"[bold red]{esc(fa.path)}[/]: cannot analyse: {esc(fa.error.message)}")
             continue
         if not fa.kernels:
-            console.print(f"{fa.path}: no kernels")
+            console.print(f"{esc(fa.path)}: no kernels")
         for note in fa.notes:
-            console.print(f"[dim]{fa.path}: note: {note}[/]")
+            console.print(f"[dim]{esc(fa.path)}: note: {esc(note)}[/]")
         for k in fa.kernels:
             lc = k.launch
-            console.print(f"[bold]{fa.path}:{k.function.range.line}: kernel {k.name}[/]  ({arch})")
+            console.print(f"[bold]{esc(fa.path)}:{k.function.range.line}: kernel {esc(k.name)}[/]  ({arch})")
             grid = "x".join(map(str, lc.grid)) if lc.grid else "unknown"
             console.print(f"  launch: block {'x'.join(map(str, lc.block))}, grid {grid}, "
-                          f"dynamic smem {_fmt_bytes(lc.dynamic_smem)} B  [from {lc.source}: {lc.detail}]")
+                          f"dynamic smem {_fmt_bytes(lc.dynamic_smem)} B  " + esc(f"[from {lc.source}: {lc.detail}]"))
             for a in lc.assumptions:
-                console.print(f"  [yellow]assumed:[/] {a}")
+                console.print(f"  [yellow]assumed:[/] {esc(a)}")
             if k.skipped:
-                console.print(f"  [red]not analysed:[/] {k.skipped}")
+                console.print(f"  [red]not analysed:[/] {esc(k.skipped)}")
                 continue
             t = Table(show_edge=False, box=None, pad_edge=False, header_style="bold")
             for col in ("variable", "line", "memory", "scope", "lifetime", "bytes", "why"):
                 t.add_column(col, no_wrap=col != "why")
             for v in k.variables:
                 why = v.reason + ("".join(f"; {a}" for a in v.assumptions))
-                t.add_row(v.name if v.function == k.name else f"{v.function}::{v.name}", str(v.line),
-                          v.memory, v.scope, v.lifetime, _fmt_bytes(v.bytes), why)
+                t.add_row(esc(v.name if v.function == k.name else f"{v.function}::{v.name}"), str(v.line),
+                          v.memory, v.scope, v.lifetime, _fmt_bytes(v.bytes), esc(why))
             console.print(t)
             for key, val in k.extra.items():
                 render = getattr(val, "render_text", None)

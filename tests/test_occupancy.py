@@ -213,6 +213,12 @@ def test_dynamic_shared_memory_above_48k():
     assert not r.can_launch
     r = compute_occupancy("sm_90", 256, 32, 0, 40 * KB)  # below 48 KB: no opt-in note
     assert not any("opt" in n for n in r.notes)
+    # the attribute is needed above 48 KB of static + dynamic; the 1 KB reservation does not count
+    r = compute_occupancy("sm_90", 256, 32, 8 * KB, 40 * KB)
+    assert r.can_launch and not any("opt" in n for n in r.notes)
+    assert r.smem_allocated_per_block == 49 * KB and r.active_blocks_per_sm == 4
+    r = compute_occupancy("sm_90", 256, 32, 8 * KB, 40 * KB + 1)
+    assert r.can_launch and any("opts in" in n for n in r.notes)
 
 
 def test_carveout_choice():

@@ -147,6 +147,8 @@ def _qual_prefix(t: T) -> str:
 
 def spell(t: T) -> str:
     k = t.kind
+    if t.typedef_of is not None:
+        return _qual_prefix(t) + t.name
     if k == "pointer":
         e = t.elem
         q = " ".join(t.quals)
@@ -158,8 +160,6 @@ def spell(t: T) -> str:
         es = spell(e) if e is not None else "void"
         s = es + "*" if es.endswith("*") else es + " *"
         return s + q
-    if t.typedef_of is not None:
-        return _qual_prefix(t) + t.name
     if k == "array":
         base, dims = _array_parts(t)
         return base + dims

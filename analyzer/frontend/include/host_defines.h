@@ -39,7 +39,6 @@
 #define __location__(a) __annotate__(a)
 #define __specialization_static
 #define __no_return__ __attribute__((noreturn))
-#define __noreturn__ __attribute__((noreturn))
 #define __nv_pure__ __attribute__((pure))
 #define __nv_register_params__
 #define CUDARTAPI

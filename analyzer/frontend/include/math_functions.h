@@ -20,14 +20,16 @@ extern "C" {
 #define __CUDALINT_MTHROW
 #endif
 
-#define __CUDALINT_M1(f) \
-  __device__ double f(double x) __CUDALINT_MTHROW; __device__ float f##f(float x) __CUDALINT_MTHROW;
-#define __CUDALINT_M2(f)                                                \
-  __device__ double f(double x, double y) __CUDALINT_MTHROW;            \
-  __device__ float f##f(float x, float y) __CUDALINT_MTHROW;
-#define __CUDALINT_M3(f)                                                \
-  __device__ double f(double x, double y, double z) __CUDALINT_MTHROW;  \
-  __device__ float f##f(float x, float y, float z) __CUDALINT_MTHROW;
+/* __CUDALINT_Mn(name): double name(n doubles) and float name##f(n floats). */
+#define __CUDALINT_M1(name)                                                 \
+  __device__ double name(double x) __CUDALINT_MTHROW;                       \
+  __device__ float name##f(float x) __CUDALINT_MTHROW;
+#define __CUDALINT_M2(name)                                                 \
+  __device__ double name(double x, double y) __CUDALINT_MTHROW;             \
+  __device__ float name##f(float x, float y) __CUDALINT_MTHROW;
+#define __CUDALINT_M3(name)                                                 \
+  __device__ double name(double x, double y, double z) __CUDALINT_MTHROW;   \
+  __device__ float name##f(float x, float y, float z) __CUDALINT_MTHROW;
 
 /* one argument */
 __CUDALINT_M1(acos) __CUDALINT_M1(acosh) __CUDALINT_M1(asin) __CUDALINT_M1(asinh)
@@ -150,8 +152,8 @@ __device__ long long abs(long long a) __CUDALINT_MTHROW;
 __device__ float abs(float a) __CUDALINT_MTHROW;
 __device__ double abs(double a) __CUDALINT_MTHROW;
 
-#define __CUDALINT_F1(f) __device__ float f(float x) __CUDALINT_MTHROW;
-#define __CUDALINT_F2(f) __device__ float f(float x, float y) __CUDALINT_MTHROW;
+#define __CUDALINT_F1(name) __device__ float name(float x) __CUDALINT_MTHROW;
+#define __CUDALINT_F2(name) __device__ float name(float x, float y) __CUDALINT_MTHROW;
 __CUDALINT_F1(acos) __CUDALINT_F1(acosh) __CUDALINT_F1(asin) __CUDALINT_F1(asinh)
 __CUDALINT_F1(atan) __CUDALINT_F1(atanh) __CUDALINT_F1(cbrt) __CUDALINT_F1(ceil)
 __CUDALINT_F1(cos) __CUDALINT_F1(cosh) __CUDALINT_F1(erf) __CUDALINT_F1(erfc)
