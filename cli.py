@@ -80,7 +80,7 @@ def collect_files(paths: List[Path]) -> list[str]:
 
 
 def _analysis_options(arch, block, grid, dynamic_smem, params, include, define, std,
-                      compile_commands, frontend):
+                      compile_commands, frontend, device=None, peak_gflops=None, bandwidth_gbs=None):
     from .analyzer.pipeline import AnalysisOptions
     from .analyzer.target import load_target
 
@@ -97,6 +97,7 @@ def _analysis_options(arch, block, grid, dynamic_smem, params, include, define, 
         dynamic_smem=dynamic_smem, params=_parse_params(params),
         include_dirs=[str(i) for i in include or []], defines=list(define or []), std=std,
         frontend=frontend, compile_commands=str(compile_commands) if compile_commands else None,
+        device=device, peak_gflops=peak_gflops, bandwidth_gbs=bandwidth_gbs,
     )
 
 
@@ -111,6 +112,9 @@ DefineOpt = typer.Option(None, "-D", "--define", help="Preprocessor define NAME[
 StdOpt = typer.Option("c++17", "--std", help="C++ standard for parsing.")
 CCOpt = typer.Option(None, "--compile-commands", help="compile_commands.json (file or its directory).")
 FrontendOpt = typer.Option("clang", "--frontend", help="clang (CUDA C++) or pycparser (plain C kernels).")
+DeviceOpt = typer.Option(None, "--device", help="GPU preset for the roofline, e.g. h100-sxm, a100-80gb, g80.")
+PeakOpt = typer.Option(None, "--peak-gflops", help="Peak GFLOPS of a device with no preset.")
+BandwidthOpt = typer.Option(None, "--bandwidth-gbs", help="DRAM bandwidth (GB/s) of a device with no preset.")
 
 
 @app.command("check")
@@ -126,6 +130,9 @@ def check_cmd(
     std: str = StdOpt,
     compile_commands: Optional[Path] = CCOpt,
     frontend: str = FrontendOpt,
+    device: Optional[str] = DeviceOpt,
+    peak_gflops: Optional[float] = PeakOpt,
+    bandwidth_gbs: Optional[float] = BandwidthOpt,
     select: Optional[List[str]] = typer.Option(None, "--select", help="Only these codes/prefixes (comma-separated or repeated)."),
     ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Skip these codes/prefixes."),
     output_format: str = typer.Option("text", "--output-format", help="text | full | json"),
@@ -136,7 +143,7 @@ def check_cmd(
     from .rules.runner import CheckOptions, check_file
 
     aopts = _analysis_options(arch, block, grid, dynamic_smem, param, include, define, std,
-                              compile_commands, frontend)
+                              compile_commands, frontend, device, peak_gflops, bandwidth_gbs)
     if output_format not in ("text", "full", "json"):
         _err(f"--output-format must be text, full or json (got {output_format!r})")
         raise typer.Exit(2)
@@ -191,6 +198,9 @@ def explain_cmd(
     std: str = StdOpt,
     compile_commands: Optional[Path] = CCOpt,
     frontend: str = FrontendOpt,
+    device: Optional[str] = DeviceOpt,
+    peak_gflops: Optional[float] = PeakOpt,
+    bandwidth_gbs: Optional[float] = BandwidthOpt,
     kernel: Optional[str] = typer.Option(None, "--kernel", help="Only this kernel."),
     output_format: str = typer.Option("text", "--output-format", help="text | json"),
     output_file: Optional[Path] = typer.Option(None, "--output-file", help="Write the report here."),
@@ -200,7 +210,7 @@ def explain_cmd(
     from .reporters.explain import render_explain_json, render_explain_text
 
     aopts = _analysis_options(arch, block, grid, dynamic_smem, param, include, define, std,
-                              compile_commands, frontend)
+                              compile_commands, frontend, device, peak_gflops, bandwidth_gbs)
     if output_format not in ("text", "json"):
         _err(f"--output-format must be text or json (got {output_format!r})")
         raise typer.Exit(2)

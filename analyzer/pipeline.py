@@ -26,7 +26,9 @@ class AnalysisOptions:
     std: str = "c++17"
     frontend: str = "clang"
     compile_commands: Optional[str] = None
-    device: Optional[str] = None
+    device: Optional[str] = None  # --device preset name (roofline)
+    peak_gflops: Optional[float] = None  # --peak-gflops (custom device)
+    bandwidth_gbs: Optional[float] = None  # --bandwidth-gbs (custom device)
     extra_args: list[str] = field(default_factory=list)
     use_ptxas: bool = True
 

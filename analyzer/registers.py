@@ -585,7 +585,7 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
         reason = f"nvcc failed for {sm}: {first}"
         if "Unsupported gpu architecture" in log:
             reason += " (nvcc 13 dropped architectures below sm_75)"
-        # compile errors are cached too (same input, same answer), timeouts are not
+        # failures are not cached: they may come from the environment (a missing tool, /tmp)
         rep = PtxasReport(ok=False, reason=reason, arch=sm, nvcc=tool, nvcc_version=version,
                           command=cmd, log=log[-4000:])
     else:
@@ -594,7 +594,7 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
                           functions=funcs, gmem_bytes=_parse_gmem(log), log=log[-4000:])
         if not funcs:
             rep.reason = "nvcc produced no ptxas resource report (no device functions in the file?)"
-    if use_cache and cfile is not None:
+    if use_cache and cfile is not None and rep.ok:
         try:
             cfile.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=str(cfile.parent), suffix=".tmp")
