@@ -92,6 +92,13 @@ def _analysis_options(arch, block, grid, dynamic_smem, params, include, define, 
     if frontend not in ("clang", "pycparser"):
         _err(f"--frontend must be clang or pycparser (got {frontend!r})")
         raise typer.Exit(2)
+    if device is not None or peak_gflops is not None or bandwidth_gbs is not None:
+        from .analyzer.devices import resolve_device
+        try:  # an unknown --device or bad figures is a usage error, before any file is read
+            resolve_device(device, peak_gflops=peak_gflops, bandwidth_gbs=bandwidth_gbs, arch=arch)
+        except ValueError as e:
+            _err(str(e))
+            raise typer.Exit(2)
     return AnalysisOptions(
         arch=arch, block=_parse_dim(block, "--block"), grid=_parse_dim(grid, "--grid"),
         dynamic_smem=dynamic_smem, params=_parse_params(params),
@@ -204,6 +211,7 @@ def explain_cmd(
     kernel: Optional[str] = typer.Option(None, "--kernel", help="Only this kernel."),
     output_format: str = typer.Option("text", "--output-format", help="text | json"),
     output_file: Optional[Path] = typer.Option(None, "--output-file", help="Write the report here."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Draw the device's roofline with each kernel as a point (e.g. roofline.png; needs matplotlib)."),
 ):
     """Show per-kernel facts: launch configuration and where every variable lives."""
     from .analyzer.pipeline import analyze_file
@@ -232,6 +240,13 @@ def explain_cmd(
     else:
         text = render_explain_text(analyses, arch, color=output_file is None and sys.stdout.isatty())
     _emit(text, output_file)
+    if plot is not None:
+        from .analyzer.cgma import plot_kernels
+        try:
+            plot_kernels(analyses, plot, aopts)
+        except (ImportError, ValueError, OSError) as e:
+            _err(f"--plot: {e}")
+            raise typer.Exit(2)
     raise typer.Exit(2 if failed else 0)
 
 

@@ -130,6 +130,9 @@ def address_escapes(fn: ir.Function, var: ir.Variable) -> Optional[ir.Expr]:
     return None
 
 
+_IN_PROGRESS = object()
+
+
 class _Constness:
     """Decides whether an index is a compile-time constant after full unrolling."""
 
@@ -153,6 +156,7 @@ class _Constness:
                 ind = loops.induction(st)
                 if ind is not None:
                     self.inductions[ind.var] = (st, ind)
+        self._memo: dict = {}
 
     def why_not(self, e: ir.Expr, loops_in_scope: tuple, depth: int = 0) -> Optional[tuple[str, ir.Expr]]:
         """None when ``e`` is constant after unrolling; else (reason, offending sub-expression)."""
@@ -187,14 +191,30 @@ class _Constness:
                                 "a compile-time constant", x)
                     return (f"depends on the loop counter `{v.name}` of a loop that is not fully "
                             "unrolled (#pragma unroll 1 or a partial count)", x)
-                defs = self.defs.get(v, [])
-                if not defs or any(d is None for d in defs):
-                    return (f"depends on `{v.name}`, which changes at run time", x)
-                for d in defs:
-                    r = self.why_not(d, loops_in_scope, depth + 1)
-                    if r is not None:
-                        return (f"depends on `{v.name}`, which {r[0]}", r[1] if depth else x)
+                r = self._variable(v, loops_in_scope, depth)
+                if r is not None:
+                    return (f"depends on `{v.name}`, which {r[0]}", r[1] if depth else x)
         return None
+
+    def _variable(self, v: ir.Variable, loops_in_scope: tuple, depth: int):
+        """Memoised: why a local variable is not a compile-time constant (None if it is).
+        A variable defined in terms of itself is loop-carried, i.e. a run-time value."""
+        if v in self._memo:
+            r = self._memo[v]
+            return ("is updated from its own previous value", None) if r is _IN_PROGRESS else r
+        self._memo[v] = _IN_PROGRESS
+        defs = self.defs.get(v, [])
+        result = None
+        if not defs or any(d is None for d in defs):
+            result = ("changes at run time", None)
+        else:
+            for d in defs:
+                r = self.why_not(d, loops_in_scope, depth + 1)
+                if r is not None:
+                    result = r
+                    break
+        self._memo[v] = result
+        return result
 
 
 def _compile_time(e: Optional[ir.Expr]) -> bool:

@@ -168,6 +168,7 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, opts: AnalysisOp
     launch = launch_config(kernel, tu, opts.block, opts.grid, opts.dynamic_smem)
     variables = kernel_variables(kernel, launch)
     kf = KernelFacts(kernel, launch, variables)
+    _load_providers()
     for provider in FACT_PROVIDERS:
         provider(kf, tu, opts)
     return kf
@@ -176,6 +177,14 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, opts: AnalysisOp
 # Functions (kernel_facts, tu, options) -> None that attach further facts to KernelFacts.extra.
 # Analyses register themselves here so the pipeline does not need to know each of them.
 FACT_PROVIDERS: list = []
+# Modules (relative to this package) that append their provider to FACT_PROVIDERS on import.
+PROVIDER_MODULES: list = ["accesses", "resources", "cgma"]
+
+
+def _load_providers() -> None:
+    import importlib
+    for m in PROVIDER_MODULES:
+        importlib.import_module(f".{m}", __package__)
 
 
 def analyze_file(path: str, opts: Optional[AnalysisOptions] = None) -> FileAnalysis:
@@ -188,6 +197,12 @@ def analyze_file(path: str, opts: Optional[AnalysisOptions] = None) -> FileAnaly
         fa.seconds = time.perf_counter() - t0
         return fa
     fa.source = source
+    if not source.strip():
+        # Valid (empty) CUDA: nothing to analyse, nothing to report.
+        fa.tu = ir.TranslationUnit(path=path)
+        fa.notes.append("empty file")
+        fa.seconds = time.perf_counter() - t0
+        return fa
     tu = lower(path, source, opts, fa)
     fa.tu = tu
     if tu is not None:

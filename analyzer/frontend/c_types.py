@@ -40,6 +40,16 @@ class Field:
     type: "T"
 
 
+@dataclass(eq=False)
+class RecordInfo:
+    """Layout of a struct/union, shared by every T naming it (so that a type taken while the
+    record was incomplete, e.g. ``struct node *next`` inside ``struct node``, sees it completed)."""
+
+    size: Optional[int] = None
+    align: int = 1
+    fields: Optional[tuple] = None
+
+
 @dataclass(frozen=True, eq=False)
 class T:
     kind: str  # scalar pointer array record vector void function enum unknown
@@ -56,6 +66,7 @@ class T:
     fields: Optional[tuple] = None  # records: tuple of Field
     params: tuple = ()  # functions: parameter types
     variadic: bool = False
+    rec: Optional[RecordInfo] = None  # records/vectors: the (possibly completed later) layout
 
     @property
     def is_const(self) -> bool:
@@ -69,6 +80,18 @@ class T:
     def is_arith(self) -> bool:
         return self.kind == "enum" or (self.kind == "scalar" and
                                         (self.canon in INT_RANK or self.canon in FLOAT_RANK))
+
+
+def size_of(t: T) -> Optional[int]:
+    return t.rec.size if t.rec is not None else t.size
+
+
+def align_of(t: T) -> int:
+    return t.rec.align if t.rec is not None else t.align
+
+
+def fields_of(t: T) -> Optional[tuple]:
+    return t.rec.fields if t.rec is not None else t.fields
 
 
 def scalar(name: str, quals: tuple = ()) -> T:
@@ -106,8 +129,9 @@ def pointer_to(t: T, quals=()) -> T:
 
 
 def array_of(t: T, n: Optional[int]) -> T:
-    size = t.size * n if (t.size is not None and n is not None) else None
-    return T("array", "", "", (), elem=t, extent=n, size=size, align=t.align, is_float=t.is_float)
+    es = size_of(t)
+    size = es * n if (es is not None and n is not None) else None
+    return T("array", "", "", (), elem=t, extent=n, size=size, align=align_of(t), is_float=t.is_float)
 
 
 def typedef(name: str, target: T) -> T:
@@ -196,7 +220,8 @@ def to_ctype(t: T) -> ir.CType:
         return ir.CType(sp, "pointer", 8, element=to_ctype(t.elem if t.typedef_of is None else c.elem),
                         is_const=const, is_volatile=vol)
     if k == "array":
-        el = to_ctype(canonical(c.elem))
+        # libclang's element type of a qualified array carries no qualifiers
+        el = to_ctype(unqual(canonical(c.elem)))
         n = c.extent
         size = el.size * n if (el.size and n is not None) else None
         return ir.CType(sp, "array", size, element=el, extent=n, is_float=el.is_float,
@@ -204,10 +229,10 @@ def to_ctype(t: T) -> ir.CType:
     if k == "void":
         return ir.CType(sp, "void", None)
     if k == "vector":
-        return ir.CType(sp, "vector", c.size, is_float=c.is_float, is_const=const,
+        return ir.CType(sp, "vector", size_of(c), is_float=c.is_float, is_const=const,
                         is_volatile=vol, lanes=c.lanes)
     if k == "record":
-        return ir.CType(sp, "record", c.size, is_float=c.canon in ("__half", "half", "__nv_bfloat16"),
+        return ir.CType(sp, "record", size_of(c), is_float=c.canon in ("__half", "half", "__nv_bfloat16"),
                         is_const=const, is_volatile=vol)
     if k == "enum":
         return ir.CType(sp, "scalar", c.size or 4, is_const=const)
@@ -245,15 +270,14 @@ def arith(a: T, b: T) -> T:
     ca, cb = canonical(a), canonical(b)
     if ca.kind not in ("scalar", "enum") or cb.kind not in ("scalar", "enum"):
         return a if ca.kind != "unknown" else b
-    if ca.canon == cb.canon and ca.kind == cb.kind:
-        return _common_sugar(a, b)
-    if ca.canon in FLOAT_RANK or cb.canon in FLOAT_RANK:
-        ra, rb = FLOAT_RANK.get(ca.canon, 0), FLOAT_RANK.get(cb.canon, 0)
-        return a if ra >= rb else b
+    # the integer promotions come first (UsualUnaryConversions): bool + bool is int
     a, b = promote(a), promote(b)
     ca, cb = canonical(a), canonical(b)
     if ca.canon == cb.canon:
         return _common_sugar(a, b)
+    if ca.canon in FLOAT_RANK or cb.canon in FLOAT_RANK:
+        ra, rb = FLOAT_RANK.get(ca.canon, 0), FLOAT_RANK.get(cb.canon, 0)
+        return a if ra >= rb else b
     ua, ub = ca.canon.startswith("unsigned"), cb.canon.startswith("unsigned")
     ra, rb = INT_RANK.get(ca.canon, 3), INT_RANK.get(cb.canon, 3)
     if ua == ub:

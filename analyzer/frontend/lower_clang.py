@@ -32,7 +32,7 @@ BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
 WARP_BARRIERS = {"__syncwarp"}
 VECTOR_RE = re.compile(r"^(u?char|u?short|u?int|u?long|u?longlong|float|double)([1-4])$")
 # Type kinds whose size/evaluation libclang cannot answer without aborting.
-_NO_SIZE_KINDS = {"DEPENDENT", "OVERLOAD", "INVALID", "DEPENDENTSIZEDARRAY", "UNEXPOSED_DEPENDENT",
+_NO_SIZE_KINDS = {"DEPENDENT", "OVERLOAD", "INVALID", "DEPENDENTSIZEDARRAY", "UNEXPOSED",
                   "AUTO", "TEMPLATETYPEPARM", "DEPENDENTSIZEDEXTVECTOR"}
 PRELUDE_MARK = os.sep + "frontend" + os.sep + "include" + os.sep
 
@@ -71,7 +71,10 @@ class Lowerer:
     def __init__(self, tu: ci.TranslationUnit, path: str, source_text: Optional[str] = None):
         self.tu = tu
         self.path = os.path.abspath(path)
-        self.source_lines = (source_text or _read(path)).splitlines()
+        text = source_text if source_text is not None else _read(path)
+        self.source_lines = text.splitlines()
+        self.source_bytes = text.encode("utf-8")
+        self.defines = _simple_defines(text)
         self.out = ir.TranslationUnit(path=path)
         self.vars: dict[str, ir.Variable] = {}  # USR/hash -> Variable
         self.functions: dict[str, ir.Function] = {}  # key -> Function
@@ -220,7 +223,8 @@ class Lowerer:
             return self._ctype(t.get_pointee(), depth + 1)
         can = t.get_canonical()
         k = can.kind
-        if k.name in _NO_SIZE_KINDS or t.kind.name in ("DEPENDENT", "OVERLOAD", "INVALID"):
+        if k.name in _NO_SIZE_KINDS or t.kind.name in ("DEPENDENT", "OVERLOAD", "INVALID") or \
+                spelling.startswith("<"):
             # Asking libclang for the size of these aborts the process (LLVM assertion).
             return ir.CType(spelling, "unknown", None, is_const=is_const)
         size = t.get_size()
@@ -340,20 +344,37 @@ class Lowerer:
                     return (nums[0], nums[1] if len(nums) > 1 else None)
         # Fall back on the source text (attribute cursors are not always exposed).
         text = self._decl_head_text(decl)
+        # only the declaration's own head: `__launch_bounds__` precedes the function's name
+        cut = re.search(r"\b" + re.escape(decl.spelling) + r"\s*[(<]", text)
+        text = text[:cut.start()] if cut else text
         m = re.search(r"__launch_bounds__\s*\(([^)]*)\)", text)
         if m:
             parts = [p.strip() for p in m.group(1).split(",")]
-            vals = [_int_or_none(p) for p in parts]
+            vals = [_int_or_none(p) if _int_or_none(p) is not None else
+                    _int_or_none(self.defines.get(p, "")) for p in parts]
             if vals and vals[0] is not None:
                 return (vals[0], vals[1] if len(vals) > 1 else None)
         return None
 
     def _decl_head_text(self, decl: ci.Cursor) -> str:
-        s = decl.extent.start
-        if _file(s) and os.path.abspath(_file(s)) != self.path:
+        """The declaration's source text before its name (where `__launch_bounds__` is)."""
+        st, name = decl.extent.start, decl.location
+        if st.file is None or name.file is None or st.file.name != name.file.name or \
+                os.path.abspath(st.file.name) != self.path or not 0 <= name.offset - st.offset < 600:
             return ""
-        lines = self.source_lines[max(0, s.line - 1): s.line + 3]
-        return " ".join(lines)
+        return self.source_bytes[st.offset:name.offset].decode("utf-8", "replace")
+
+    def _text(self, c: ci.Cursor) -> str:
+        """Source text of a cursor in the main file ('' when its extent is not usable, e.g.
+        an expansion from a macro defined elsewhere)."""
+        st, en = c.extent.start, c.extent.end
+        if st.file is None or en.file is None or st.file.name != en.file.name or \
+                os.path.abspath(st.file.name) != self.path:
+            return ""
+        a, b = st.offset, en.offset
+        if b < a or b - a > 400:
+            return ""
+        return self.source_bytes[a:b].decode("utf-8", "replace")
 
     def _device_function(self, ref: ci.Cursor) -> Optional[ir.Function]:
         """Lower a called device function (on demand), or return None if unavailable."""
@@ -484,15 +505,27 @@ class Lowerer:
         last = kids[-1]
         if not last.kind.is_expression():
             return None
-        toks = _tokens_text(d)
-        head = toks.split("=", 1)
-        if "=" not in toks and "(" not in toks.split(d.spelling, 1)[-1] and "{" not in toks:
-            # No explicit initializer: a class type's implicit default construction.
-            if d.type.get_canonical().kind == TK.RECORD and last.kind == CK.CALL_EXPR:
-                return self.expr(last)
-            return None
-        del head
+        if not self._has_initializer(d):
+            return None  # none written (a class type's implicit default construction)
         return self.expr(last)
+
+    def _has_initializer(self, d: ci.Cursor) -> bool:
+        """Whether the declaration writes an initializer: after the name and any array
+        extents comes '=', '(' or '{'. Read from the source (tokens of a range that starts in
+        a macro expansion come back empty from libclang)."""
+        name, end = d.location, d.extent.end
+        tail = ""
+        if name.file is not None and end.file is not None and name.file.name == end.file.name:
+            if os.path.abspath(name.file.name) == self.path:
+                tail = self.source_bytes[name.offset:end.offset].decode("utf-8", "replace")
+        if not tail:
+            toks = [t.spelling for t in d.get_tokens()]
+            if d.spelling in toks:
+                toks = toks[toks.index(d.spelling):]
+            tail = " ".join(toks)
+        tail = tail[len(d.spelling):] if tail.startswith(d.spelling) else tail
+        tail = re.sub(r"^\s*(\[[^\]]*\]\s*)*", "", tail)
+        return tail[:1] in ("=", "(", "{")
 
     def _for(self, c: ci.Cursor) -> ir.Stmt:
         r = srange(c)
@@ -537,6 +570,8 @@ class Lowerer:
                 if arg is None:
                     return 0
                 v = _int_or_none(arg)
+                if v is None:
+                    v = _int_or_none(self.defines.get(arg, ""))
                 return v if v is not None else 0
             if text.startswith("#pragma"):
                 i -= 1
@@ -716,7 +751,13 @@ class Lowerer:
         args_c = kids[1:] if kids and not (ref is not None and ref.kind == CK.CONSTRUCTOR) else kids
         if ref is not None and ref.kind == CK.CONSTRUCTOR:
             args_c = [x for x in kids if x.kind.is_expression()]
-        args = [self._expr(x) for x in args_c if x.kind.is_expression()]
+        args_c = [x for x in args_c if x.kind.is_expression() and not _is_default_arg(x)]
+        if ref is not None and ref.kind == CK.CONSTRUCTOR and len(args_c) == 1 and \
+                _same_extent(args_c[0], c):
+            # An implicit conversion or copy (`dim3 b = 256`, passing a struct by value):
+            # the constructor call adds nothing to model.
+            return self._expr(args_c[0])
+        args = [self._expr(x) for x in args_c]
         if not name and kids:
             callee = self._expr(kids[0])
             name = callee.name if isinstance(callee, ir.FuncRef) else ""
@@ -739,7 +780,8 @@ class Lowerer:
 
     def _launch(self, c, kids, r, t) -> ir.Expr:
         callee_c = kids[0]
-        cfg = [x for x in kids[1].get_children()][1:]  # drop the configure function itself
+        cfg = [x for x in list(kids[1].get_children())[1:]  # drop the configure function itself
+               if not _is_default_arg(x)]
         args = [self._expr(x) for x in kids[2:]]
         cfg_ir = [self._expr(x) for x in cfg]
         ref = _find_ref(callee_c)
@@ -753,7 +795,7 @@ class Lowerer:
                            if ch.kind in (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER)]
             _, texts = self._bindings(ref, tparams)
             targs = tuple(texts)
-        texts = [_tokens_text(x) for x in cfg]
+        texts = [self._text(x) for x in cfg]
         site = ir.LaunchSite(kernel=kname, template_args=targs, range=r, args=args,
                              grid_text=texts[0] if texts else "", block_text=texts[1] if len(texts) > 1 else "",
                              smem_text=texts[2] if len(texts) > 2 else "",
@@ -771,6 +813,29 @@ def _read(path: str) -> str:
             return f.read()
     except OSError:
         return ""
+
+
+def _is_default_arg(c: ci.Cursor) -> bool:
+    """A defaulted argument the source does not write (clang's CXXDefaultArgExpr)."""
+    if c.kind != CK.UNEXPOSED_EXPR:
+        return False
+    st, en = c.extent.start, c.extent.end
+    if st.file is None:
+        return True
+    return st.offset == en.offset and next(iter(c.get_children()), None) is None
+
+
+def _same_extent(a: ci.Cursor, b: ci.Cursor) -> bool:
+    ea, eb = a.extent, b.extent
+    return (ea.start.offset, ea.end.offset) == (eb.start.offset, eb.end.offset) and \
+        ea.start.file is not None and eb.start.file is not None and \
+        ea.start.file.name == eb.start.file.name
+
+
+def _simple_defines(text: str) -> dict:
+    """`#define NAME VALUE` object-like macros of the file (for `#pragma unroll NAME`)."""
+    return {m.group(1): m.group(2).strip() for m in
+            re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([^\n/]+)", text, re.M)}
 
 
 def _cursor_key(c: ci.Cursor) -> str:

@@ -9,6 +9,7 @@
 #include "builtin_types.h"
 #include "cuda_runtime_api.h"
 #include "channel_descriptor.h"
+#include "driver_functions.h"
 #include "device_launch_parameters.h"
 #include "vector_functions.h"
 #include "device_functions.h"
@@ -146,6 +147,34 @@ template <class T> inline cudaError_t cudaOccupancyMaxPotentialClusterSize(int *
 }
 template <class T> inline cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, T *func, const cudaLaunchConfig_t *config) {
   return ::cudaOccupancyMaxActiveClusters(numClusters, (const void *)func, config);
+}
+
+/* Older signatures kept by CUDA 12's C++ API, and CUDA 13's cudaMemLocation forms. */
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, cudaGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize) {
+  (void)pErrorNode; (void)pLogBuffer; (void)bufferSize;
+  return ::cudaGraphInstantiate(pGraphExec, graph, 0);
+}
+inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphNode_t *hErrorNode_out, enum cudaGraphExecUpdateResult *updateResult_out) {
+  (void)hErrorNode_out; (void)updateResult_out;
+  return ::cudaGraphExecUpdate(hGraphExec, hGraph, 0);
+}
+inline cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream = 0) {
+  return ::cudaMemPrefetchAsync_v2(devPtr, count, location, flags, stream);
+}
+inline cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location) {
+  return ::cudaMemAdvise_v2(devPtr, count, advice, location);
+}
+
+/* CUDA 12.4+/13 form of cudaGraphAddNode with per-edge data. */
+inline cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, struct cudaGraphNodeParams *nodeParams) {
+  (void)dependencyData;
+  return ::cudaGraphAddNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+}
+
+/* CUDA 13 form of cudaStreamGetCaptureInfo (with edge data). */
+inline cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out) {
+  if (edgeData_out) *edgeData_out = 0;
+  return ::cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out);
 }
 
 /* Graph helpers taking symbols. */

@@ -356,6 +356,8 @@ __device__ void operator delete(void *ptr, size_t size) noexcept;
 __device__ void operator delete[](void *ptr, size_t size) noexcept;
 __device__ inline void *operator new(size_t, void *ptr) noexcept { return ptr; }
 __device__ inline void *operator new[](size_t, void *ptr) noexcept { return ptr; }
+__device__ inline void operator delete(void *, void *) noexcept {}
+__device__ inline void operator delete[](void *, void *) noexcept {}
 #endif /* __cplusplus */
 
 #endif /* __DEVICE_FUNCTIONS_H__ */

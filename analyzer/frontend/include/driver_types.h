@@ -10,6 +10,7 @@
 #include "host_defines.h"
 #include "vector_types.h"
 #include <stddef.h>
+#include <limits.h> /* CUDA's driver_types.h includes it; code relies on INT_MAX etc. */
 
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01
@@ -1101,5 +1102,62 @@ enum cudaGetDriverEntryPointFlags {
   cudaEnableLegacyStream = 0x1,
   cudaEnablePerThreadDefaultStream = 0x2
 };
+
+/* Graph memory attributes, conditional nodes, generic node parameters (CUDA 12.3+). */
+enum cudaGraphMemAttributeType {
+  cudaGraphMemAttrUsedMemCurrent = 0x0,
+  cudaGraphMemAttrUsedMemHigh = 0x1,
+  cudaGraphMemAttrReservedMemCurrent = 0x2,
+  cudaGraphMemAttrReservedMemHigh = 0x3
+};
+enum cudaGraphConditionalNodeType {
+  cudaGraphCondTypeIf = 0,
+  cudaGraphCondTypeWhile = 1,
+  cudaGraphCondTypeSwitch = 2
+};
+enum cudaGraphConditionalHandleFlags { cudaGraphCondAssignDefault = 1 };
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType type;
+  unsigned int size;
+  cudaGraph_t *phGraph_out;
+};
+struct cudaMemFreeNodeParams { void *dptr; };
+struct cudaChildGraphNodeParams { cudaGraph_t graph; };
+struct cudaMemcpyNodeParams { int flags; int reserved[3]; struct cudaMemcpy3DParms copyParams; };
+struct cudaMemsetParamsV2 { void *dst; size_t pitch; unsigned int value; unsigned int elementSize; size_t width; size_t height; };
+struct cudaHostNodeParamsV2 { cudaHostFn_t fn; void *userData; };
+struct cudaKernelNodeParamsV2 {
+  void *func;
+  dim3 gridDim;
+  dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+};
+struct cudaGraphNodeParams {
+  enum cudaGraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    struct cudaKernelNodeParamsV2 kernel;
+    struct cudaMemcpyNodeParams memcpy;
+    struct cudaMemsetParamsV2 memset;
+    struct cudaHostNodeParamsV2 host;
+    struct cudaChildGraphNodeParams graph;
+    struct cudaEventWaitNodeParams eventWait;
+    struct cudaEventRecordNodeParams eventRecord;
+    struct cudaMemAllocNodeParams alloc;
+    struct cudaMemFreeNodeParams free;
+    struct cudaConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+typedef struct cudaGraphEdgeData_st {
+  unsigned char from_port;
+  unsigned char to_port;
+  unsigned char type;
+  unsigned char reserved[5];
+} cudaGraphEdgeData;
 
 #endif /* __DRIVER_TYPES_H__ */

@@ -95,18 +95,20 @@ __device__ void sincospif(float x, float *sptr, float *cptr) __CUDALINT_MTHROW;
 __device__ float fdividef(float x, float y) __CUDALINT_MTHROW;
 __device__ double fdivide(double x, double y) __CUDALINT_MTHROW;
 
-/* integer helpers */
+/* integer helpers. abs/labs/llabs exist on the host in libc; min/max and friends do not, and
+ * CUDA makes them __host__ __device__ (host code such as `blocks = min(maxBlocks, n)` relies
+ * on it). */
 __device__ int abs(int a) __CUDALINT_MTHROW;
 __device__ long labs(long a) __CUDALINT_MTHROW;
 __device__ long long llabs(long long a) __CUDALINT_MTHROW;
-__device__ int min(int a, int b) __CUDALINT_MTHROW;
-__device__ unsigned int umin(unsigned int a, unsigned int b) __CUDALINT_MTHROW;
-__device__ long long llmin(long long a, long long b) __CUDALINT_MTHROW;
-__device__ unsigned long long ullmin(unsigned long long a, unsigned long long b) __CUDALINT_MTHROW;
-__device__ int max(int a, int b) __CUDALINT_MTHROW;
-__device__ unsigned int umax(unsigned int a, unsigned int b) __CUDALINT_MTHROW;
-__device__ long long llmax(long long a, long long b) __CUDALINT_MTHROW;
-__device__ unsigned long long ullmax(unsigned long long a, unsigned long long b) __CUDALINT_MTHROW;
+__host__ __device__ int min(int a, int b) __CUDALINT_MTHROW;
+__host__ __device__ unsigned int umin(unsigned int a, unsigned int b) __CUDALINT_MTHROW;
+__host__ __device__ long long llmin(long long a, long long b) __CUDALINT_MTHROW;
+__host__ __device__ unsigned long long ullmin(unsigned long long a, unsigned long long b) __CUDALINT_MTHROW;
+__host__ __device__ int max(int a, int b) __CUDALINT_MTHROW;
+__host__ __device__ unsigned int umax(unsigned int a, unsigned int b) __CUDALINT_MTHROW;
+__host__ __device__ long long llmax(long long a, long long b) __CUDALINT_MTHROW;
+__host__ __device__ unsigned long long ullmax(unsigned long long a, unsigned long long b) __CUDALINT_MTHROW;
 
 #undef __CUDALINT_M1
 #undef __CUDALINT_M2

@@ -5,7 +5,7 @@ typedef unsigned long size_t;
 typedef long ptrdiff_t;
 typedef int wchar_t;
 #ifndef NULL
-#define NULL ((void *)0)
+#define NULL 0L /* what clang's __null is in CUDA C++: a long 0 */
 #endif
 #define offsetof(type, member) ((size_t) & ((type *)0)->member)
 #endif

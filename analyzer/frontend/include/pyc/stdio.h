@@ -3,7 +3,8 @@
 #define __CUDALINT_PYC_STDIO_H
 #include <stddef.h>
 #include <stdarg.h>
-typedef struct __cudalint_FILE FILE;
+/* glibc's FILE is a complete 216-byte struct on x86-64 (sizes agree with the clang frontend) */
+typedef struct _IO_FILE { char __opaque[216]; } FILE;
 typedef long fpos_t;
 extern FILE *stdin;
 extern FILE *stdout;

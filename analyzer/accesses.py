@@ -1,0 +1,388 @@
+"""Every memory access of a kernel, with its cost: the ``accesses[]`` facts of ``explain``.
+
+For each global, shared, local and constant access (device functions the kernel calls are
+inlined, so their accesses count too) this records the source location, the array, the
+memory space, load or store (``a[i] += x`` is one of each), the element size, the index as a
+sympy expression, and what one warp-level request costs:
+
+- global and local: ``sectors_per_request`` and ``efficiency`` (``analyzer/coalescing.py``);
+  local memory interleaves 4-byte words across the 32 lanes, so a thread's element ``i`` lives
+  at ``(i * 32 + lane) * 4``: a constant index costs 4 sectors, a per-lane index up to 32;
+- shared: ``wavefronts_per_request`` (``analyzer/banks.py``);
+- a ``pattern`` (coalesced, misaligned, strided, broadcast, data-dependent, unknown) and the
+  assumptions the numbers rest on (launch values, stated defaults, sampling).
+
+Registered as a pipeline fact provider: ``KernelFacts.extra["accesses"]`` is an
+:class:`AccessTable` (``to_json()`` -> list of dicts, ``render_text()`` -> a table).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import sympy as sp
+
+from . import ir
+from . import symbolic as S
+from .banks import SharedCost, WarpSyncHazard, shared_cost, warp_sync_hazards
+from .coalescing import GlobalCost, global_cost
+from .lanes import AddressEvaluator, LaneModel
+from .target import Target, load_target
+
+
+@dataclass
+class Access:
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    array: str  # the name written in the source
+    base: str  # the object it belongs to (`in` for `src[t]` with `src = in + ...`)
+    space: str  # global | shared | local | constant
+    kind: str  # load | store
+    element_bytes: Optional[int]
+    index: str
+    pattern: str
+    stride: Optional[int] = None
+    sectors_per_request: Optional[float] = None
+    efficiency: Optional[float] = None
+    wavefronts_per_request: Optional[float] = None
+    assumptions: list = field(default_factory=list)
+    function: str = ""
+    atomic: bool = False
+    exact: bool = True  # no stated default or sampled value was needed
+    why: str = ""  # for data-dependent/unknown: what makes it so
+    # extras for rules (not serialised)
+    contiguous_sectors: Optional[float] = None
+    min_sectors: Optional[float] = None
+    launch_assumed: bool = False
+    ideal_sectors: Optional[float] = None
+    ways: Optional[float] = None
+    min_wavefronts: Optional[float] = None
+    event: Optional[S.AccessEvent] = field(default=None, repr=False)
+    range: Optional[ir.SourceRange] = field(default=None, repr=False)
+    variable: Optional[ir.Variable] = field(default=None, repr=False)
+    cost: object = field(default=None, repr=False)
+
+    def to_json(self) -> dict:
+        d = {
+            "line": self.line,
+            "column": self.column,
+            "array": self.array,
+            "space": self.space,
+            "kind": self.kind,
+            "element_bytes": self.element_bytes,
+            "index": self.index,
+            "pattern": self.pattern,
+            "stride": self.stride,
+            "sectors_per_request": _round(self.sectors_per_request),
+            "efficiency": _round(self.efficiency, 4),
+            "wavefronts_per_request": _round(self.wavefronts_per_request),
+            "assumptions": list(self.assumptions),
+        }
+        if self.base and self.base != self.array:
+            d["base"] = self.base
+        if self.function:
+            d["function"] = self.function
+        if self.atomic:
+            d["atomic"] = True
+        return d
+
+
+def _round(v, nd: int = 3):
+    if v is None:
+        return None
+    r = round(float(v), nd)
+    return int(r) if r.is_integer() else r
+
+
+class PlainText(str):
+    """A string that rich prints verbatim (index expressions contain ``[...]``)."""
+
+    def __rich__(self):
+        from rich.text import Text
+        return Text(str(self))
+
+
+class AccessTable:
+    """The accesses of one kernel: ``to_json()`` is the DESIGN.md ``accesses[]`` list."""
+
+    def __init__(self, accesses: list[Access], hazards: Optional[list[WarpSyncHazard]] = None,
+                 kernel: str = "", evaluator: Optional[AddressEvaluator] = None, target: Optional[Target] = None,
+                 error: str = ""):
+        self.accesses = accesses
+        self.error = error
+        self.hazards = hazards or []
+        self.kernel = kernel
+        self.evaluator = evaluator
+        self.target = target
+
+    def __iter__(self):
+        return iter(self.accesses)
+
+    def __len__(self):
+        return len(self.accesses)
+
+    def __getitem__(self, i):
+        return self.accesses[i]
+
+    def to_json(self) -> list:
+        return [a.to_json() for a in self.accesses]
+
+    def render_text(self) -> str:
+        if self.error:
+            return PlainText(f"  accesses: not analysed ({self.error})")
+        if not self.accesses:
+            return PlainText("  accesses: none")
+        rows = [("line", "array", "space", "kind", "B", "index", "pattern", "sect/req", "eff",
+                 "wavefr/req")]
+        for a in self.accesses:
+            pat = a.pattern + (f" ({a.stride})" if a.stride is not None else "")
+            rows.append((f"{a.line}:{a.column}", a.array, a.space, a.kind + (" (atomic)" if a.atomic else ""),
+                         "?" if a.element_bytes is None else str(a.element_bytes), _clip(a.index, 44), pat,
+                         _num(a.sectors_per_request), _pct(a.efficiency), _num(a.wavefronts_per_request)))
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines = ["  accesses:"]
+        for r in rows:
+            lines.append("    " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        notes = []
+        for a in self.accesses:
+            for n in a.assumptions + ([a.why] if a.why else []):
+                if n not in notes:
+                    notes.append(n)
+        for n in notes:
+            lines.append(f"    assumed/why: {n}")
+        return PlainText("\n".join(lines))
+
+
+def _clip(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _num(v) -> str:
+    if v is None:
+        return "-"
+    r = round(float(v), 2)
+    return str(int(r)) if r.is_integer() else f"{r:g}"
+
+
+def _pct(v) -> str:
+    return "-" if v is None else f"{100 * float(v):.1f}%".replace(".0%", "%")
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+def _space_map(variables) -> dict:
+    out = {}
+    for v in variables or []:
+        if v.variable is not None:
+            out[v.variable] = v.memory
+    return out
+
+
+def _space_of_factory(variables):
+    known = _space_map(variables)
+
+    def space_of(var: ir.Variable) -> str:
+        m = known.get(var)
+        if m is not None:
+            return m
+        if var.storage in ("shared", "extern_shared"):
+            return "shared"
+        if var.storage == "constant":
+            return "constant"
+        if var.storage in ("device", "managed", "static", "host"):
+            return "global"
+        if var.storage == "param":
+            return "global"
+        return "local"
+    return space_of
+
+
+def _local_address(offset: sp.Expr, syms: S.Symbols, block: tuple) -> sp.Expr:
+    """Local memory: 4-byte word ``w`` of a thread's frame sits at ``(w * 32 + lane) * 4``."""
+    t = syms.thread
+    bx, by, _ = block
+    linear = t["x"] + bx * t["y"] + bx * by * t["z"]
+    lane = sp.Mod(linear, 32)
+    return sp.floor(offset / 4) * 128 + 4 * lane + sp.Mod(offset, 4)
+
+
+def analyze_accesses(kernel: ir.Function, launch, variables=None, arch: str = "sm_90",
+                     params: Optional[dict] = None) -> AccessTable:
+    """Collect and cost every memory access of ``kernel`` for ``launch`` (a LaunchConfig)."""
+    target = load_target(arch)
+    walker = S.Walker(kernel, _space_of_factory(variables)).run()
+    syms = walker.syms
+    bindings = S.make_bindings(syms, launch, params)
+    block = tuple(launch.block) if launch is not None else (256, 1, 1)
+    model = LaneModel(block, target.warp_size or 32)
+    ev = AddressEvaluator(syms, model, bindings)
+    launch_note = None
+    if launch is not None and launch.source in ("default", "launch-bounds"):
+        launch_note = (f"block {'x'.join(map(str, block))} "
+                       + ("assumed (no launch configuration found)" if launch.source == "default"
+                          else "from __launch_bounds__"))
+    out: list[Access] = []
+    for e in walker.events:
+        out.append(_make_access(e, ev, target, syms, bindings, block, kernel, launch_note))
+    hazards = warp_sync_hazards(walker.events, ev)
+    return AccessTable(out, hazards, kernel.display_name, ev, target)
+
+
+def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S.Symbols,
+                 bindings: S.Bindings, block: tuple, kernel: ir.Function,
+                 launch_note: Optional[str]) -> Access:
+    r = e.node.range
+    space = e.space
+    notes: list[str] = []
+    if space == "unknown":
+        space = "global"
+        notes.append("pointer of unknown origin; assumed to point to global memory")
+    A = Access(line=r.line, column=r.column, end_line=r.end_line, end_column=r.end_column,
+               array=e.name or e.array, base=e.pointer.name or e.name, space=space, kind=e.kind,
+               element_bytes=e.elem_bytes, index=_index_text(e, syms, bindings), pattern="unknown",
+               function="" if e.function is kernel else e.function.display_name,
+               atomic=e.atomic, event=e, range=r, variable=e.pointer.base)
+    if space in ("global", "local", "shared"):
+        addr = e.offset if space != "local" else _local_address(e.offset, syms, block)
+        wa = ev.evaluate(addr, e.path)
+        parts = _request_parts(e.elem, e.elem_bytes)
+        if len(parts) > 1:
+            notes.append(f"a {e.elem_bytes}-byte `{e.elem.spelling}` is moved as {len(parts)} separate "
+                         "4-byte requests; the figures are per request")
+        if space == "shared":
+            banks, width = target.shared_memory_banks or 32, target.bank_width_bytes or 4
+            c: SharedCost = shared_cost(wa, e.elem_bytes, banks, width)
+            if len(parts) > 1 and c.wavefronts_per_request is not None:
+                pcs = [shared_cost(ev.evaluate(addr + o, e.path), b, banks, width) for o, b in parts]
+                if all(x.wavefronts_per_request is not None for x in pcs):
+                    c.wavefronts_per_request = sum(x.wavefronts_per_request for x in pcs) / len(pcs)
+                    c.min_wavefronts = sum(x.min_wavefronts for x in pcs) / len(pcs)
+                    c.ways = c.wavefronts_per_request / c.min_wavefronts
+            A.wavefronts_per_request = c.wavefronts_per_request
+            A.ways = c.ways
+            A.min_wavefronts = c.min_wavefronts
+        else:
+            cached = {"ca": True, "cg": False}.get(e.cache) if space == "global" else None
+            c: GlobalCost = global_cost(wa, e.elem_bytes, target.cc_tuple, e.kind, cached)
+            if len(parts) > 1 and c.sectors_per_request is not None:
+                pcs = [global_cost(ev.evaluate(addr + o, e.path), b, target.cc_tuple, e.kind, cached)
+                       for o, b in parts]
+                if all(x.sectors_per_request is not None for x in pcs):
+                    n = len(pcs)
+                    needed = sum(x.efficiency * x.sectors_per_request for x in pcs)
+                    fetched = sum(x.sectors_per_request for x in pcs)
+                    c.sectors_per_request = fetched / n
+                    c.efficiency = needed / fetched if fetched else None
+                    c.contiguous_sectors = sum(x.contiguous_sectors for x in pcs) / n
+                    c.min_sectors = sum(x.min_sectors for x in pcs) / n
+                    c.ideal_sectors = sum(x.ideal_sectors for x in pcs) / n
+            A.sectors_per_request = c.sectors_per_request
+            A.efficiency = c.efficiency
+            A.contiguous_sectors = c.contiguous_sectors
+            A.min_sectors = c.min_sectors
+            A.ideal_sectors = c.ideal_sectors
+        A.pattern = c.pattern
+        A.stride = c.stride
+        if space == "local" and c.pattern not in ("data-dependent", "unknown"):
+            # The interleaved layout hides the per-thread index: describe that instead.
+            raw = global_cost(ev.evaluate(e.offset, e.path), e.elem_bytes, target.cc_tuple, e.kind)
+            if raw.pattern == "broadcast" or (raw.active_lanes == 1):
+                A.pattern, A.stride = "coalesced", None
+            elif raw.pattern not in ("data-dependent", "unknown") and c.pattern != "coalesced":
+                A.pattern = "strided"
+                A.stride = raw.stride
+        A.exact = c.exact
+        A.why = c.why
+        A.cost = c
+        notes.extend(n for n in c.notes if n not in notes)
+    elif space == "constant":
+        wa = ev.evaluate(e.offset, e.path)
+        c = global_cost(wa, e.elem_bytes, (9, 0), e.kind)
+        A.pattern = c.pattern
+        A.stride = c.stride
+        A.why = c.why
+        A.exact = c.exact
+        if c.distinct_addresses and c.distinct_addresses > 1:
+            notes.append(f"constant cache serves {c.distinct_addresses} distinct addresses one "
+                         "after another")
+    # Where the numbers come from.
+    used = e.offset.free_symbols if isinstance(e.offset, sp.Basic) else set()
+    for s in sorted(used, key=lambda s: s.name):
+        info = syms.info.get(s)
+        if info is not None and info.kind in (S.PARAM, S.TEMPLATE) and s in bindings.values:
+            d = bindings.describe(s)
+            if d not in notes:
+                notes.append(d)
+    if launch_note and A.pattern not in ("data-dependent",):
+        notes.append(launch_note)
+        A.launch_assumed = True
+    notes.extend(n for n in e.notes if n not in notes)
+    A.assumptions = notes
+    return A
+
+
+def _request_parts(elem: Optional[ir.CType], size: Optional[int]) -> list[tuple[int, int]]:
+    """How the hardware moves one element: a single request for 1/2/4/8/16-byte scalars and
+    vector types (LDG.64/.128), else one 4-byte request per word (a struct, a float3)."""
+    if not size or elem is None:
+        return [(0, size or 0)]
+    if elem.kind != "record" and size in (1, 2, 4, 8, 16):
+        return [(0, size)]
+    if size <= 4 or size % 4:
+        return [(0, size)]
+    return [(4 * i, 4) for i in range(size // 4)]
+
+
+def _index_text(e: S.AccessEvent, syms: S.Symbols, bindings: S.Bindings) -> str:
+    """The element index, with the launch's blockDim substituted (shorter, and what the
+    numbers were computed with; other parameters stay symbolic)."""
+    q = e.index_expr()
+    if q is None:
+        return e.index_text()
+    dims = {s: v for s, v in bindings.values.items()
+            if syms.info.get(s) is not None and syms.info[s].kind == S.BLOCKDIM}
+    return sp.sstr(sp.expand(q.xreplace(dims))) if dims else sp.sstr(q)
+
+
+# --------------------------------------------------------------------------- pipeline provider
+
+
+def accesses_provider(kf, tu, opts) -> None:
+    """Pipeline fact provider: ``kf.extra["accesses"]``."""
+    if kf.skipped or kf.function.body is None:
+        return
+    arch = getattr(opts, "arch", "sm_90") or "sm_90"
+    try:
+        load_target(arch)
+    except ValueError:
+        arch = "sm_90"
+    try:
+        kf.extra["accesses"] = analyze_accesses(kf.function, kf.launch, kf.variables, arch,
+                                                dict(getattr(opts, "params", {}) or {}))
+    except RecursionError:
+        kf.extra["accesses"] = AccessTable([], kernel=kf.name, error="expression too deep to analyse")
+    except Exception as exc:  # a bug here must not take the file's other facts down with it
+        kf.extra["accesses"] = AccessTable([], kernel=kf.name,
+                                           error=f"access analysis failed: {type(exc).__name__}: {exc}")
+
+
+def _register() -> None:
+    from . import pipeline
+    if accesses_provider not in pipeline.FACT_PROVIDERS:
+        pipeline.FACT_PROVIDERS.append(accesses_provider)
+
+
+_register()
+
+
+def kernel_mean(table: AccessTable, space: str, kind: str, field_name: str) -> Optional[float]:
+    """Mean of ``field_name`` over the accesses of one space and kind (the kernel-wide figure
+    the ground truth reports), ignoring accesses without a number."""
+    vals = [getattr(a, field_name) for a in table.accesses
+            if a.space == space and a.kind == kind and not a.atomic and getattr(a, field_name) is not None]
+    if not vals:
+        return None
+    return sum(vals) / len(vals)

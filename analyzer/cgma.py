@@ -1,0 +1,875 @@
+"""CGMA, roofline and tiling opportunities of a kernel (seed sections 5.1, 5.3, 5.4).
+
+A pipeline fact provider (:func:`cgma_provider`, registered through ``PROVIDER_MODULES``)
+that sets, for every kernel:
+
+``kf.extra["cgma"]`` (:class:`CgmaFacts`)
+    ``flops`` and ``global_accesses`` of one thread (counted by :mod:`.flops`: loads + stores +
+    atomics), and their ratio:
+
+    - ``kernel``: all flops over all global accesses, a number when every trip count is known
+      or bound (``--param``, launch-site constants), else the expression as a string, with
+      ``limit``, its value as the symbolic sizes grow (all together);
+    - ``hot_loop``: for the outermost loop whose body does global accesses (the one with the
+      most accesses in total when several), the flops of one iteration of its body, inner loops
+      included, over the global accesses of that iteration (``hot_loop_info`` says which loop).
+
+    The seed's CGMA counts every access to global memory, loads and stores, and so does
+    ``kernel``. The ground truth of ``shared/groundtruth`` measures flops per *load*
+    instruction (Nsight Compute: FP flops, FFMA = 2, over 32 x warp-level global loads); the
+    same ratio is given as ``kernel_loads_only`` (and ``limit_loads_only``) for comparison. The
+    two differ only by the stores: for the naive matrix product ``kernel = 2n/(2n+1)`` (limit
+    1) while ``kernel_loads_only = 1`` as measured; for the 16x16 tiled one ``kernel =
+    2n/(n/8+1)`` (limit 16), ``kernel_loads_only = 16``; the hot loops do no stores, so
+    ``hot_loop`` is 1 and 16 either way.
+
+    ``tiling`` lists the global arrays read inside a loop at an index that does not depend on
+    one of the block's thread dimensions (extent > 1): the threads of a block along that
+    dimension re-read the same element, ``reuse`` times (the block extent). ``cgma_if_tiled``
+    is the CGMA of the loop if that array were staged through shared memory (its loads divided
+    by ``reuse``), ``cgma_all_tiled`` if every such array of the loop were.
+
+``kf.extra["roofline"]`` (:class:`RooflineFacts`)
+    The kernel placed on a device's roofline (:func:`cudalint.analyzer.roofline.roofline`):
+    ``device``, ``balance_cgma`` (peak FLOPS / words per second), ``bound``,
+    ``attainable_gflops`` = min(peak, CGMA x bandwidth / bytes per word), ``peak_gflops``,
+    ``fraction_of_peak``. The device is ``--device NAME`` (figures overridden by
+    ``--peak-gflops``/``--bandwidth-gbs`` when given too), else a custom device from
+    ``--peak-gflops`` and ``--bandwidth-gbs``, else the preset for ``--arch``
+    (:func:`~cudalint.analyzer.devices.default_device_for_arch`); ``device_source`` says
+    which. The CGMA is ``cgma.kernel`` when it is a number, else its limit. The word is the
+    average size of the kernel's global accesses (4 for float, 8 for double or float2, 16 for
+    float4) and the precision is fp64 when most flops are in double precision.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import sympy as sp
+
+from . import constprop, ir
+from .flops import Counts, GlobalAccess, KernelCounts, LoopCount, count_function, probe, to_number
+
+__all__ = [
+    "CgmaFacts",
+    "RooflineFacts",
+    "TilingCandidate",
+    "analyze_cgma",
+    "kernel_roofline",
+    "cgma_provider",
+    "resolve_roofline_device",
+    "plot_kernels",
+    "thread_dependence",
+]
+
+_DIMS = ("x", "y", "z")
+
+
+# --------------------------------------------------------------------------- numbers
+
+
+def _limit(x) -> Optional[float]:
+    """``x`` as every free symbol grows together (None when it does not converge to a
+    finite number; ``math.inf`` when it diverges to +oo)."""
+    n = to_number(x)
+    if n is not None:
+        return float(n)
+    x = sp.sympify(x)
+    t = sp.Symbol("_t", positive=True)
+    try:
+        lim = sp.limit(x.subs({s: t for s in x.free_symbols}), t, sp.oo)
+    except Exception:  # sympy can fail on exotic expressions
+        return None
+    if lim is sp.oo:
+        return math.inf
+    if lim.is_number and lim.is_finite:
+        return float(lim)
+    return None
+
+
+def _ratio(num, den):
+    """num/den simplified; None when den is 0; a Python number when symbol-free."""
+    if den == 0:
+        return None
+    if isinstance(num, (int, float)) and isinstance(den, (int, float)):
+        return num / den
+    r = sp.simplify(sp.sympify(num) / sp.sympify(den))
+    n = to_number(r)
+    return float(n) if n is not None else r
+
+
+def _jval(x):
+    """JSON form of a count or ratio: a number, or the expression as a string."""
+    if x is None:
+        return None
+    if isinstance(x, float) and math.isinf(x):
+        return None
+    n = to_number(x)
+    if n is not None:
+        if isinstance(n, float):
+            return round(n, 6) if abs(n) < 1e15 else n
+        return n
+    return str(x)
+
+
+def _fmt(x, digits: int = 4) -> str:
+    if x is None:
+        return "-"
+    n = to_number(x)
+    if n is None:
+        return str(x)
+    if isinstance(n, float) and math.isinf(n):
+        return "unbounded"
+    if isinstance(n, int) or float(n).is_integer():
+        v = int(n)
+        return f"{v:,}" if abs(v) >= 10000 else str(v)
+    if abs(n) >= 1000:
+        return f"{n:,.0f}"
+    return f"{n:.{digits}g}"
+
+
+def _count(x, what: str) -> str:
+    s = _fmt(x)
+    return f"{s} {what}" if s == "1" else f"{s} {what}{'es' if what.endswith('s') else 's'}"
+
+
+# --------------------------------------------------------------------------- thread dependence
+
+
+_THREAD_VARYING_CALLS = ("__shfl", "__ballot", "__activemask", "__lanemask", "__lane_id", "clock",
+                         "curand", "__any", "__all", "__match", "__reduce")
+
+
+class thread_dependence:  # noqa: N801 - used like a function: thread_dependence(fn).of(expr)
+    """Which thread dimensions (``x``, ``y``, ``z`` of ``threadIdx``) a value depends on.
+
+    A variable depends on whatever any of its definitions depends on, including the
+    conditions that control the definition (``if (threadIdx.x == 0) v = 1;``). A value read
+    from memory depends on its address, except a read of a per-thread (automatic) array, which
+    also depends on what was stored into it. Calls of device functions depend on their
+    arguments and on the ``threadIdx`` components their bodies use; warp shuffles, votes,
+    ``clock`` and random numbers depend on every dimension.
+    """
+
+    def __init__(self, fn: ir.Function):
+        self.fn = fn
+        self.deps: dict = {}  # Variable -> frozenset of dims
+        self.var_deps: dict = {}  # Variable -> set of Variables it is computed from (transitive)
+        self._defs: list[tuple[ir.Variable, Optional[ir.Expr], frozenset, frozenset]] = []
+        if fn.body is not None:
+            self._collect(fn.body, [])
+        self._solve()
+
+    # definitions: (variable, value or None, control dims, control vars).
+    # ``regions`` is the stack of enclosing conditions: [dims, vars, variables declared inside].
+    # A definition is control-dependent on the conditions of the regions it sits in, up to the
+    # one that declares the variable: a variable declared inside a bounds check
+    # (``if (row < n) { float v = ...; }``) does not vary with the check.
+    def _control(self, v: ir.Variable, regions: list) -> tuple[frozenset, frozenset]:
+        d, vs = set(), set()
+        for dims, vars_, declared in reversed(regions):
+            if v in declared:
+                break
+            d |= dims
+            vs |= vars_
+        return frozenset(d), frozenset(vs)
+
+    def _collect(self, s: ir.Stmt, regions: list) -> None:
+        if isinstance(s, ir.Block):
+            for c in s.stmts:
+                self._collect(c, regions)
+            return
+        if isinstance(s, ir.DeclStmt):
+            if regions:
+                regions[-1][2].add(s.var)
+            cd, cv = self._control(s.var, regions)
+            self._defs.append((s.var, s.init, cd, cv))
+            if s.init is not None:
+                self._expr_defs(s.init, regions)
+            return
+        if isinstance(s, ir.If):
+            self._expr_defs(s.cond, regions)
+            d, v = self._raw(s.cond)
+            for b in s.child_blocks():
+                self._collect(b, regions + [(d, v, set())])
+            return
+        if isinstance(s, ir.Loop):
+            for i in s.init:
+                self._collect(i, regions)
+            d, v = self._raw(s.cond) if s.cond is not None else (frozenset(), frozenset())
+            for e in (s.cond, s.step):
+                if e is not None:
+                    self._expr_defs(e, regions)
+            self._collect(s.body, regions + [(d, v, set())])
+            return
+        if isinstance(s, ir.Switch):
+            self._expr_defs(s.cond, regions)
+            d, v = self._raw(s.cond)
+            self._collect(s.body, regions + [(d, v, set())])
+            return
+        for e in s.exprs():
+            self._expr_defs(e, regions)
+
+    def _expr_defs(self, e: ir.Expr, regions: list) -> None:
+        for x in e.walk():
+            if isinstance(x, ir.Assign):
+                root = _root_var(x.target)
+                if root is None:
+                    continue
+                if isinstance(_strip(x.target), ir.VarRef) or (not root.file_scope and
+                                                               root.storage == "auto"):
+                    val = x.value if x.op == "=" else ir.BinOp(x.range, x.type, x.op[:-1], x.target, x.value)
+                    cd, cv = self._control(root, regions)
+                    if not isinstance(_strip(x.target), ir.VarRef):
+                        # a[i] = v of a per-thread array: the element depends on i too
+                        d2, v2 = self._raw(x.target)
+                        cd, cv = cd | d2, cv | v2
+                    self._defs.append((root, val, cd, cv))
+            elif isinstance(x, ir.UnaryOp) and x.op in ("pre++", "pre--", "post++", "post--"):
+                root = _root_var(x.operand)
+                if root is not None:
+                    cd, cv = self._control(root, regions)
+                    self._defs.append((root, x.operand, cd, cv))
+
+    def _raw(self, e: Optional[ir.Expr]) -> tuple[frozenset, frozenset]:
+        """(dims, variables) an expression mentions directly (before solving)."""
+        dims, vs = set(), set()
+        if e is None:
+            return frozenset(), frozenset()
+        for x in e.walk():
+            if isinstance(x, ir.Builtin) and x.name == "threadIdx" and x.component in _DIMS:
+                dims.add(x.component)
+            elif isinstance(x, ir.VarRef):
+                vs.add(x.var)
+            elif isinstance(x, ir.Call):
+                dims |= self._call_dims(x)
+        return frozenset(dims), frozenset(vs)
+
+    def _call_dims(self, c: ir.Call) -> set:
+        if c.callee.startswith(_THREAD_VARYING_CALLS):
+            return set(_DIMS)
+        out: set = set()
+        if c.function is not None:
+            seen: set = set()
+            stack = [c.function]
+            while stack:
+                f = stack.pop()
+                if id(f) in seen:
+                    continue
+                seen.add(id(f))
+                for x in f.expressions():
+                    if isinstance(x, ir.Builtin) and x.name == "threadIdx" and x.component in _DIMS:
+                        out.add(x.component)
+                    elif isinstance(x, ir.Call) and x.callee.startswith(_THREAD_VARYING_CALLS):
+                        out |= set(_DIMS)
+                stack.extend(f.callees)
+        return out
+
+    def _solve(self) -> None:
+        raw = [(v, self._raw(val), cd, cv) for v, val, cd, cv in self._defs]
+        deps: dict = {}
+        vdeps: dict = {}
+        for _ in range(50):
+            changed = False
+            for v, (d, vs), cd, cv in raw:
+                nd = set(deps.get(v, frozenset())) | d | cd
+                nv = set(vdeps.get(v, frozenset())) | vs | cv
+                for u in vs | cv:
+                    if u is v:
+                        continue
+                    nd |= deps.get(u, frozenset())
+                    nv |= vdeps.get(u, frozenset())
+                if nd != deps.get(v, frozenset()) or nv != vdeps.get(v, frozenset()):
+                    deps[v] = frozenset(nd)
+                    vdeps[v] = frozenset(nv)
+                    changed = True
+            if not changed:
+                break
+        self.deps = deps
+        self.var_deps = vdeps
+
+    def of(self, e: ir.Expr) -> frozenset:
+        """The thread dimensions ``e`` depends on."""
+        d, vs = self._raw(e)
+        out = set(d)
+        for v in vs:
+            out |= self.deps.get(v, frozenset())
+        return frozenset(out)
+
+    def variables(self, e: ir.Expr) -> frozenset:
+        """Every variable ``e`` is computed from (transitively)."""
+        _, vs = self._raw(e)
+        out = set(vs)
+        for v in vs:
+            out |= self.var_deps.get(v, frozenset())
+        return frozenset(out)
+
+
+def _strip(e: ir.Expr) -> ir.Expr:
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    return e
+
+
+def _root_var(e: ir.Expr) -> Optional[ir.Variable]:
+    e = _strip(e)
+    while isinstance(e, (ir.Index, ir.Member, ir.Cast, ir.UnaryOp)):
+        if isinstance(e, ir.UnaryOp):
+            if e.op != "*":
+                return None
+            e = e.operand
+        elif isinstance(e, ir.Cast):
+            e = e.operand
+        else:
+            e = e.base
+    return e.var if isinstance(e, ir.VarRef) else None
+
+
+# --------------------------------------------------------------------------- facts
+
+
+@dataclass
+class TilingCandidate:
+    """A global array re-read by the threads of a block (seed section 5.3)."""
+
+    array: str
+    access: GlobalAccess
+    index_text: str
+    dimensions: tuple[str, ...]  # thread dimensions the index does not depend on
+    reuse: int  # product of the block extents of those dimensions
+    loop: LoopCount  # the outermost loop around the read
+    per_iteration: Any  # executions of the read per iteration of ``loop``
+    cgma_now: Any
+    cgma_if_tiled: Any
+    cgma_all_tiled: Any
+    arrays_all_tiled: tuple[str, ...]
+
+    @property
+    def line(self) -> int:
+        return self.access.line
+
+    def to_json(self) -> dict:
+        return {
+            "array": self.array,
+            "line": self.access.line,
+            "column": self.access.column,
+            "index": self.index_text,
+            "dimensions": list(self.dimensions),
+            "reuse": self.reuse,
+            "loop_line": self.loop.line,
+            "cgma_loop": _jval(self.cgma_now),
+            "cgma_if_tiled": _jval(self.cgma_if_tiled),
+            "cgma_all_tiled": _jval(self.cgma_all_tiled),
+            "arrays_all_tiled": list(self.arrays_all_tiled),
+        }
+
+
+@dataclass
+class CgmaFacts:
+    counts: KernelCounts
+    kernel: Any  # number, sympy expression, or None (no global access)
+    limit: Optional[float]
+    expression: Any  # the kernel ratio before parameter values are substituted
+    kernel_loads_only: Any
+    limit_loads_only: Optional[float]
+    hot_loop: Any
+    hot_loop_limit: Optional[float]
+    hot: Optional[LoopCount]
+    hot_counts: Optional[Counts]  # per iteration, parameters substituted
+    resolved: Counts
+    bytes_per_access: Optional[float]
+    precision: str
+    tiling: list[TilingCandidate] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
+
+    @property
+    def kernel_number(self) -> Optional[float]:
+        """``kernel`` as a number, else its limit (``math.inf`` without global accesses)."""
+        if self.kernel is None:
+            return math.inf if to_number(self.resolved.flops) != 0 else None
+        n = to_number(self.kernel)
+        if n is not None:
+            return float(n)
+        return self.limit
+
+    @property
+    def hot_loop_scales(self) -> bool:
+        """Whether the hot loop's work grows with the problem: its trip count is not a
+        compile-time constant and it is not a grid-stride loop (``i += blockDim.x *
+        gridDim.x``, an element-wise kernel in a loop)."""
+        if self.hot is None or self.hot.trip_source == "constant":
+            return False
+        step = self.hot.loop.step
+        if step is not None and any(isinstance(x, ir.Builtin) and x.name == "gridDim" for x in step.walk()):
+            return False
+        return True
+
+    @property
+    def hot_loop_number(self) -> Optional[float]:
+        if self.hot_loop is None:
+            return None
+        n = to_number(self.hot_loop)
+        return float(n) if n is not None else self.hot_loop_limit
+
+    def to_json(self) -> dict:
+        r = self.resolved
+        hot = None
+        if self.hot is not None:
+            hc = self.hot_counts
+            hot = {
+                "line": self.hot.line,
+                "variable": self.hot.variable,
+                "trip_count": _jval(self.counts.resolve(self.hot.trip)),
+                "flops": _jval(hc.flops),
+                "global_accesses": _jval(hc.accesses),
+                "loads": _jval(hc.loads),
+                "stores": _jval(hc.stores),
+                "atomics": _jval(hc.atomics),
+                "limit": _jval(self.hot_loop_limit),
+            }
+        values = {n: {"value": v, "source": self.counts.value_sources.get(n, "")}
+                  for n, v in ((str(s), v) for s, v in self.counts.values.items())}
+        return {
+            "kernel": _jval(self.kernel),
+            "limit": _jval(self.limit),
+            "expression": _jval(self.expression),
+            "kernel_loads_only": _jval(self.kernel_loads_only),
+            "limit_loads_only": _jval(self.limit_loads_only),
+            "hot_loop": _jval(self.hot_loop),
+            "hot_loop_info": hot,
+            "flops": _jval(r.flops),
+            "flops_fp64": _jval(r.flops_fp64),
+            "global_accesses": _jval(r.accesses),
+            "global_loads": _jval(r.loads),
+            "global_stores": _jval(r.stores),
+            "global_atomics": _jval(r.atomics),
+            "bytes_per_access": _jval(self.bytes_per_access),
+            "precision": self.precision,
+            "symbols": {n: d for n, d in self.counts.symbols.items()},
+            "values": values,
+            "tiling": [t.to_json() for t in self.tiling],
+            "assumptions": list(self.assumptions),
+        }
+
+    def render_text(self) -> str:
+        r = self.resolved
+        lines = []
+        if self.kernel is None:
+            head = "no global memory accesses" + (": CGMA unbounded" if r.flops != 0 else "")
+        else:
+            head = f"kernel {_fmt(self.kernel)}"
+            if self.counts.values:
+                head += " with " + ", ".join(
+                    f"{s} = {_fmt(v)} ({self.counts.value_sources.get(str(s), '')})"
+                    for s, v in self.counts.values.items())
+            if self.limit is not None and _fmt(self.limit) != _fmt(self.kernel):
+                head += f"; limit {_fmt(self.limit)} as the sizes grow"
+            lo = self.kernel_loads_only
+            if lo is not None and _fmt(lo) != _fmt(self.kernel):
+                head += f"; per load only {_fmt(lo)}"
+        lines.append(f"  CGMA (flops per global access, one thread): {head}")
+        if self.hot is not None:
+            hc = self.hot_counts
+            trip = self.counts.resolve(self.hot.trip)
+            var = f" over {self.hot.variable}" if self.hot.variable else ""
+            lines.append(f"    hot loop at line {self.hot.line}{var} ({_fmt(trip)} iterations): "
+                         f"{_count(hc.flops, 'flop')} / {_count(hc.accesses, 'global access')} "
+                         f"per iteration = {_fmt(self.hot_loop)}")
+        lines.append(f"    per thread: {_count(r.flops, 'flop')}, {_count(r.accesses, 'global access')} "
+                     f"({_fmt(r.loads)} loads, {_fmt(r.stores)} "
+                     f"{'store' if _fmt(r.stores) == '1' else 'stores'}"
+                     + (f", {_fmt(r.atomics)} atomics" if r.atomics != 0 else "") + ")"
+                     + (f", {_fmt(self.bytes_per_access)} bytes per access" if self.bytes_per_access else "")
+                     + f", {self.precision}")
+        for t in self.tiling:
+            dims = " and ".join(f"threadIdx.{d}" for d in t.dimensions)
+            lines.append(f"    reuse: {t.array} at line {t.line} does not depend on {dims}: "
+                         f"{t.reuse} threads of a block read each element; tiling it: loop CGMA "
+                         f"{_fmt(t.cgma_now)} -> {_fmt(t.cgma_if_tiled)}"
+                         + (f", {_fmt(t.cgma_all_tiled)} with {', '.join(t.arrays_all_tiled)} tiled"
+                            if len(t.arrays_all_tiled) > 1 else ""))
+        for a in self.assumptions:
+            lines.append(f"    assumed: {a}")
+        return "\n".join(lines)
+
+
+@dataclass
+class RooflineFacts:
+    point: Any  # RooflinePoint or None
+    device_source: str
+    cgma_source: str
+    hot_loop_point: Any = None
+    error: Optional[str] = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def bound(self) -> Optional[str]:
+        return self.point.bound if self.point is not None else None
+
+    def to_json(self) -> dict:
+        out: dict = {}
+        if self.point is not None:
+            out.update(self.point.to_json())
+        else:
+            out.update({"device": None, "balance_cgma": None, "bound": None,
+                        "attainable_gflops": None})
+        out["device_source"] = self.device_source
+        out["cgma_source"] = self.cgma_source
+        if self.hot_loop_point is not None:
+            h = self.hot_loop_point
+            out["hot_loop"] = {"cgma": h.cgma, "bound": h.bound,
+                               "attainable_gflops": h.attainable_gflops,
+                               "fraction_of_peak": h.fraction_of_peak}
+        if self.error:
+            out["error"] = self.error
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+    def render_text(self) -> str:
+        if self.point is None:
+            return f"  roofline: not computed: {self.error or self.cgma_source}"
+        p = self.point
+        s = (f"  roofline: {p.device.name}, {self.device_source}: peak {_fmt(p.peak_gflops)} GFLOPS "
+             f"{p.precision}, {_fmt(p.bandwidth_gbs)} GB/s, {_fmt(p.word_bytes)}-byte words; "
+             f"balance CGMA {_fmt(p.balance_cgma, 3)}")
+        s += (f"\n    {p.bound}-bound: CGMA {_fmt(p.cgma)} ({self.cgma_source}) attains at most "
+              f"{_fmt(p.attainable_gflops)} GFLOPS, {p.fraction_of_peak * 100:.1f}% of peak")
+        h = self.hot_loop_point
+        if h is not None and abs(h.cgma - p.cgma) > 1e-9:
+            s += (f"\n    hot loop: CGMA {_fmt(h.cgma)}, {h.bound}-bound, at most "
+                  f"{_fmt(h.attainable_gflops)} GFLOPS")
+        for n in self.notes:
+            s += f"\n    note: {n}"
+        return s
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+def _hot_loop(counts: KernelCounts) -> Optional[LoopCount]:
+    """The outermost loop whose body does global accesses (the heaviest when several)."""
+    best, best_w = None, -1.0
+    for lc in counts.loops:
+        if lc.depth != 0 or lc.per_iteration.accesses == 0:
+            continue
+        w = probe(counts.resolve(lc.total.accesses))
+        if w > best_w:
+            best, best_w = lc, w
+    if best is not None:
+        return best
+    # Loops reached only through device functions called inside no loop.
+    for lc in sorted(counts.loops, key=lambda c: c.depth):
+        if lc.per_iteration.accesses != 0:
+            return lc
+    return None
+
+
+def _index_text(source_lines: list[str], acc: GlobalAccess) -> str:
+    idx = acc.indices
+    if not idx:
+        return ""
+    parts = []
+    for e in idx:
+        r = e.range
+        if 1 <= r.line <= len(source_lines) and r.line == r.end_line:
+            parts.append(source_lines[r.line - 1][r.column - 1:r.end_column - 1])
+        else:
+            parts.append("?")
+    return "][".join(parts)
+
+
+def _selective_guards(fn: ir.Function, deps: "thread_dependence") -> dict:
+    """id(expression node) -> thread dimensions picked out by an enclosing equality test.
+
+    ``if (threadIdx.x == 0) { ... a[k] ... }`` runs on one thread of each row: the threads
+    along x do not all read ``a[k]``, so there is no reuse along x. Bounds checks
+    (``if (row < n)``) keep most threads and do not count.
+    """
+    out: dict = {}
+
+    def selective(cond: Optional[ir.Expr]) -> frozenset:
+        dims: set = set()
+        if cond is None:
+            return frozenset()
+        for x in cond.walk():
+            if isinstance(x, ir.BinOp) and x.op == "==":
+                dims |= deps.of(x.lhs) | deps.of(x.rhs)
+            elif isinstance(x, ir.UnaryOp) and x.op == "!":
+                dims |= deps.of(x.operand)
+        return frozenset(dims)
+
+    def mark(e: Optional[ir.Expr], dims: frozenset) -> None:
+        if e is None or not dims:
+            return
+        for x in e.walk():
+            out[id(x)] = dims
+
+    def walk(st: ir.Stmt, dims: frozenset) -> None:
+        if isinstance(st, ir.Block):
+            for c in st.stmts:
+                walk(c, dims)
+        elif isinstance(st, ir.If):
+            mark(st.cond, dims)
+            inner = dims | selective(st.cond)
+            walk(st.then, inner)
+            if st.otherwise is not None:
+                walk(st.otherwise, inner)
+        elif isinstance(st, ir.Loop):
+            for i in st.init:
+                walk(i, dims)
+            mark(st.cond, dims)
+            mark(st.step, dims)
+            walk(st.body, dims)
+        elif isinstance(st, ir.Switch):
+            mark(st.cond, dims)
+            walk(st.body, dims | deps.of(st.cond))
+        else:
+            for e in st.exprs():
+                mark(e, dims)
+
+    if fn.body is not None:
+        walk(fn.body, frozenset())
+    return out
+
+
+def _tiling(fn: ir.Function, counts: KernelCounts, block: tuple, source_lines: list[str]) -> list[TilingCandidate]:
+    deps = thread_dependence(fn)
+    guards = _selective_guards(fn, deps)
+    stored = {a.variable for a in counts.accesses if a.kind in ("store", "atomic") and a.variable is not None}
+    by_loop: dict = {}
+    outer_of: dict = {}
+    lc_of = {id(lc.loop): lc for lc in counts.loops}
+    raw: list = []
+    for acc in counts.accesses:
+        if acc.kind != "load" or acc.via_call is not None or not acc.loops or not acc.indices:
+            continue
+        if acc.variable in stored or acc.variable is None:
+            continue
+        index_deps: set = set()
+        index_vars: set = set()
+        for ie in acc.indices:
+            index_deps |= deps.of(ie)
+            index_vars |= deps.variables(ie)
+        picked = guards.get(id(acc.node), frozenset())
+        missing = tuple(d for d, n in zip(_DIMS, block)
+                        if n > 1 and d not in index_deps and d not in picked)
+        if not missing:
+            continue
+        # The element read must change from one iteration to the next (a stream of elements
+        # re-read by the block), i.e. the index uses a variable the loop changes.
+        varies = False
+        for lp in acc.loops:
+            written = constprop.assigned_vars(lp.body)
+            for e in lp.init:
+                written |= constprop.assigned_vars(e)
+            if lp.step is not None:
+                for x in lp.step.walk():
+                    constprop._collect_writes(x, written)
+            if index_vars & written:
+                varies = True
+                break
+        if not varies:
+            continue
+        reuse = 1
+        for d in missing:
+            reuse *= block[_DIMS.index(d)]
+        outer = lc_of.get(id(acc.loops[0]))
+        if outer is None:
+            continue
+        raw.append((acc, missing, reuse, outer))
+        by_loop.setdefault(id(outer.loop), []).append((acc, reuse))
+        outer_of[id(outer.loop)] = outer
+    out: list[TilingCandidate] = []
+    for acc, missing, reuse, outer in raw:
+        per_it = counts.resolve(acc.multiplicity_within(outer.loop))
+        pc = outer.per_iteration.subs(counts.values)
+        now = _ratio(pc.flops, pc.accesses)
+        saved_one = per_it * (1 - sp.Rational(1, reuse))
+        saved_all = 0
+        names: list[str] = []
+        for a2, r2 in by_loop[id(outer.loop)]:
+            saved_all = saved_all + counts.resolve(a2.multiplicity_within(outer.loop)) * (1 - sp.Rational(1, r2))
+            if a2.array not in names:
+                names.append(a2.array)
+        one = _ratio(pc.flops, sp.nsimplify(pc.accesses) - saved_one)
+        every = _ratio(pc.flops, sp.nsimplify(pc.accesses) - saved_all)
+        out.append(TilingCandidate(acc.array, acc, _index_text(source_lines, acc), missing, reuse,
+                                   outer, per_it, now, one, every, tuple(names)))
+    return out
+
+
+def analyze_cgma(fn: ir.Function, launch=None, params: Optional[dict] = None,
+                 source_lines: Optional[list[str]] = None) -> CgmaFacts:
+    """Count and form the CGMA facts of one kernel (see the module docstring)."""
+    counts = count_function(fn, launch, params)
+    total = counts.total
+    resolved = counts.resolved
+    # ``kernel`` has the known sizes substituted; ``limit`` is the symbolic ratio's value as
+    # every size grows (so 2n/(2n+1) is 0.9995 for n = 1024, with limit 1).
+    expression = _ratio(total.flops, total.accesses)
+    kernel = _ratio(resolved.flops, resolved.accesses)
+    limit = _limit(expression) if expression is not None else None
+    lo = _ratio(resolved.flops, resolved.loads)
+    lo_expr = _ratio(total.flops, total.loads)
+    lo_limit = _limit(lo_expr) if lo_expr is not None else None
+    hot = _hot_loop(counts)
+    hot_ratio = hot_limit = hot_counts = None
+    if hot is not None:
+        hot_counts = hot.per_iteration.subs(counts.values)
+        hot_ratio = _ratio(hot_counts.flops, hot_counts.accesses)
+        hot_expr = _ratio(hot.per_iteration.flops, hot.per_iteration.accesses)
+        hot_limit = _limit(hot_expr) if hot_expr is not None else None
+    nbytes = None
+    if resolved.accesses != 0:
+        b = _ratio(resolved.bytes, resolved.accesses)
+        nbytes = float(b) if to_number(b) is not None else _limit(b)
+        if nbytes is not None and (nbytes <= 0 or math.isinf(nbytes)):
+            nbytes = None
+    fp64 = probe(resolved.flops_fp64) * 2 > probe(resolved.flops) > 0
+    block = launch.block if launch is not None else (256, 1, 1)
+    tiling = _tiling(fn, counts, block, source_lines or [])
+    assumptions = list(counts.assumptions)
+    if kernel is not None and to_number(kernel) is None:
+        names = ", ".join(sorted(str(s) for s in sp.sympify(kernel).free_symbols))
+        assumptions.append(f"symbolic sizes ({names}): pass --param NAME=VALUE for a number")
+    return CgmaFacts(counts, kernel, limit, expression, lo, lo_limit, hot_ratio, hot_limit, hot,
+                     hot_counts, resolved, nbytes, "fp64" if fp64 else "fp32", tiling, assumptions)
+
+
+def resolve_roofline_device(opts) -> tuple[Any, str]:
+    """(Device or None, which option chose it). Raises ValueError for a bad name/figures."""
+    from .devices import default_device_for_arch, resolve_device
+
+    name = getattr(opts, "device", None)
+    peak = getattr(opts, "peak_gflops", None)
+    bw = getattr(opts, "bandwidth_gbs", None)
+    arch = getattr(opts, "arch", None) or "sm_90"
+    if name:
+        dev = resolve_device(name, peak_gflops=peak, bandwidth_gbs=bw)
+        how = f"--device {name}"
+        if peak is not None or bw is not None:
+            how += " with " + " and ".join(x for x in (("--peak-gflops" if peak is not None else ""),
+                                                       ("--bandwidth-gbs" if bw is not None else "")) if x)
+        return dev, how
+    if peak is not None or bw is not None:
+        return resolve_device(None, peak_gflops=peak, bandwidth_gbs=bw, arch=arch), \
+            "--peak-gflops/--bandwidth-gbs"
+    dev = default_device_for_arch(arch)
+    return dev, f"default for {arch}; choose one with --device"
+
+
+def kernel_roofline(c: CgmaFacts, opts) -> RooflineFacts:
+    from .roofline import roofline
+
+    try:
+        dev, how = resolve_roofline_device(opts)
+    except ValueError as e:
+        return RooflineFacts(None, "", "", error=str(e))
+    if dev is None:
+        return RooflineFacts(None, "", "", error=f"no device preset for {getattr(opts, 'arch', '?')}; "
+                                                  "pass --device or --peak-gflops/--bandwidth-gbs")
+    cg = c.kernel_number
+    if c.kernel is None:
+        src = "no global accesses" if cg is not None else "no flops and no global accesses"
+    elif to_number(c.kernel) is not None:
+        src = "kernel"
+    else:
+        src = "kernel limit as the sizes grow"
+    if cg is None:
+        return RooflineFacts(None, how, src, error="CGMA undefined (no flops and no global accesses)"
+                             if c.kernel is None else "the kernel's CGMA has no finite limit")
+    notes = []
+    arch = getattr(opts, "arch", None)
+    if dev.arch and arch and not dev.custom:
+        from .devices import normalize_arch
+        try:
+            if normalize_arch(arch) != dev.arch:
+                notes.append(f"{dev.name} is {dev.arch}; the other facts are for --arch {arch}")
+        except ValueError:
+            pass
+    precision = c.precision
+    if precision == "fp64" and dev.peak_fp64_gflops is None:
+        notes.append(f"{dev.name} has no double-precision hardware; fp32 peak used")
+        precision = "fp32"
+    wb = c.bytes_per_access or (8.0 if precision == "fp64" else 4.0)
+    point = roofline(dev, cg, word_bytes=wb, precision=precision)
+    hot = None
+    hn = c.hot_loop_number
+    if hn is not None:
+        hot = roofline(dev, hn, word_bytes=wb, precision=precision)
+    return RooflineFacts(point, how, src, hot, notes=notes)
+
+
+def cgma_provider(kf, tu, opts) -> None:
+    """Pipeline fact provider: ``kf.extra["cgma"]`` and ``kf.extra["roofline"]``."""
+    if kf.skipped or kf.function.body is None:
+        return
+    lines = _source_lines(kf.function)
+    facts = analyze_cgma(kf.function, kf.launch, dict(getattr(opts, "params", {}) or {}), lines)
+    kf.extra["cgma"] = facts
+    kf.extra["roofline"] = kernel_roofline(facts, opts)
+
+
+_LINES_CACHE: dict = {}
+
+
+def _source_lines(fn: ir.Function) -> list[str]:
+    path = fn.range.file
+    if not path:
+        return []
+    if path not in _LINES_CACHE:
+        if len(_LINES_CACHE) > 64:
+            _LINES_CACHE.clear()
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                _LINES_CACHE[path] = f.read().splitlines()
+        except OSError:
+            _LINES_CACHE[path] = []
+    return _LINES_CACHE[path]
+
+
+# --------------------------------------------------------------------------- plotting
+
+
+def plot_kernels(analyses, path, opts=None):
+    """Draw the roofline of the analysed kernels' device with each kernel as a point.
+
+    ``analyses`` are :class:`~cudalint.analyzer.pipeline.FileAnalysis` objects. The device is
+    the one the kernels were placed on (``--device`` etc.); kernels without a finite, positive
+    CGMA are listed in a note on the figure. Returns the written path; raises ImportError
+    (matplotlib missing) or ValueError (nothing to plot, or no device).
+    """
+    from .roofline import plot_roofline
+
+    device = None
+    precision = "fp32"
+    points = []
+    for fa in analyses:
+        for k in fa.kernels:
+            rf = k.extra.get("roofline")
+            c = k.extra.get("cgma")
+            if rf is None or rf.point is None:
+                continue
+            device = device or rf.point.device
+            precision = rf.point.precision
+            points.append((k.name, rf.point.cgma, rf.point.word_bytes))
+            del c
+    if device is None:
+        if opts is not None:
+            device, _ = resolve_roofline_device(opts)
+        if device is None:
+            raise ValueError("no kernel with a roofline to plot")
+    return plot_roofline(device, points, path, precision=precision)
+
+
+def _register() -> None:
+    from . import pipeline
+
+    if cgma_provider not in pipeline.FACT_PROVIDERS:
+        pipeline.FACT_PROVIDERS.append(cgma_provider)
+
+
+_register()

@@ -1,0 +1,1119 @@
+"""Floating-point operations and global memory accesses of a kernel, symbolic in trip counts.
+
+The CGMA ratio of seed section 5.1 is "the number of floating-point calculations performed for
+each access to the global memory within a region of a CUDA program". This module counts both
+sides for one thread, from the IR, as sympy expressions in the loop trip counts.
+
+Floating-point operations (``flops``)
+-------------------------------------
+Counted where the operation's type is floating point (``float``, ``double``, ``__half``, the
+float/double vector types, one per lane); integer arithmetic (index computation) never counts.
+
+==========================================  =====  ================================================
+operation                                   flops  note
+==========================================  =====  ================================================
+``a + b``, ``a - b``, ``a * b``, ``a / b``  1      a division counts 1, as in the seed's examples
+``a * b + c`` (written out)                 2      the multiply and the add: one FMA = 2 flops
+``x += e``, ``-=``, ``*=``, ``/=``          1      plus the flops of ``e``
+``x++``, ``--x`` on a floating variable     1
+unary ``-``, comparisons, casts             0      a sign flip is an operand modifier; compares
+                                                   and conversions are not floating arithmetic
+``FLOP_TABLE`` calls                        table  see below; a call of a ``__device__`` function
+                                                   counts the flops (and accesses) of its body
+any other call                              0      listed in the assumptions
+==========================================  =====  ================================================
+
+``FLOP_TABLE`` (math functions and intrinsics, per call):
+
+- 2: fused multiply-add -- ``fmaf``, ``fma``, ``__fmaf_rn``/``_rz``/``_ru``/``_rd``,
+  ``__fma_rn``/``_rz``/``_ru``/``_rd``, ``__fmaf_ieee_*``, ``__hfma``; 4 for ``__hfma2``.
+- 1: rounded arithmetic intrinsics -- ``__fadd_rn``, ``__fsub_rn``, ``__fmul_rn``,
+  ``__fdiv_rn``, ``__fdividef``, ``__frcp_rn``, ``__dadd_rn``, ``__dmul_rn``, ``__ddiv_rn``,
+  ``__drcp_rn`` (all rounding modes), ``__hadd``, ``__hsub``, ``__hmul``, ``__hdiv``; 2 for
+  their ``half2`` forms.
+- 1: square roots and transcendental functions, one operation per call whatever the
+  instruction sequence the library uses -- ``sqrt(f)``, ``rsqrt(f)``, ``cbrt(f)``, ``rcbrt(f)``,
+  ``exp``/``exp2``/``exp10``/``expm1``, ``log``/``log2``/``log10``/``log1p``, ``sin``, ``cos``,
+  ``tan``, ``asin``, ``acos``, ``atan``, ``atan2``, ``sinh``, ``cosh``, ``tanh``, ``pow``,
+  ``hypot``, ``erf``, ``erfc``, ``sinpi``, ``cospi`` (float and double forms) and the fast
+  intrinsics ``__expf``, ``__exp10f``, ``__logf``, ``__log2f``, ``__log10f``, ``__sinf``,
+  ``__cosf``, ``__tanf``, ``__powf``, ``__fsqrt_rn``, ``__frsqrt_rn``, ``__dsqrt_rn``; 2 for
+  ``sincos``/``sincosf``/``__sincosf``/``sincospi(f)``.
+- 0: ``fabs(f)``, ``fmin(f)``, ``fmax(f)``, ``min``, ``max``, ``copysign(f)``, ``floor(f)``,
+  ``ceil(f)``, ``trunc(f)``, ``round(f)``, ``rint(f)``, ``__saturatef``: modifiers, min/max and
+  rounding are not floating-point arithmetic (Nsight Compute's flop counters do not count them).
+
+Global memory accesses (``loads``, ``stores``)
+----------------------------------------------
+An access is a read or write through a pointer to global memory or of a ``__device__`` /
+``__managed__`` variable. Pointer parameters of the kernel point to global memory, and so does
+any local pointer derived from one (``const float* src = in + off;``) or from a global
+variable; a pointer to shared memory does not. ``a[i]`` read is 1 load, ``a[i] = x`` 1 store,
+``a[i] += x`` and ``a[i]++`` 1 load + 1 store; ``&a[i]`` is no access. ``__ldg(p)`` and the
+other ``__ld*`` cache-hint loads are 1 load; ``atomic*(p, ...)`` on a global address is 1
+*atomic* access (a read-modify-write done in L2; counted in ``global_accesses``, not in the
+loads). A vector element (``float4``) read in one instruction is 1 access of 16 bytes, so the
+word size used by the roofline comes from the accessed type.
+
+Control flow and trip counts
+----------------------------
+- A loop's body is counted once per iteration, times its trip count; the condition and the
+  step are counted with the body. Counted ``for`` loops (``for (i = s; i < b; i += c)``, also
+  ``<=``, ``>``, ``>=``, ``!=``, decrements and ``i = i + c``) have trip ``(b - s) / c``: a
+  number (rounded up as C does) when the bounds are constants, else an expression in kernel
+  parameters such as ``n/16`` for ``t < n / TILE``. Integer division in a symbolic trip count
+  is taken as exact. A bound the analysis cannot express becomes a symbol named after it (a
+  local variable's name) or ``trips_L<line>`` for loops that are not counted loops.
+- ``threadIdx``/``blockIdx`` in a loop bound take thread 0 of block 0's value (assumption
+  noted): ``for (m = threadIdx.x; m < 10240; m += 256)`` runs 40 times. ``blockDim`` is the
+  launch's block; ``gridDim`` the launch's grid, or a symbol when unknown.
+- ``if`` without ``else`` is counted as taken (bounds checks guard the real work); with an
+  ``else``, the branch with more work is counted (assumption noted). ``?:`` likewise.
+- ``return``/``break``/``continue`` are ignored (loops run their full trip count).
+- Values of kernel parameters bind the symbols when known: ``--param NAME=VALUE`` first, then
+  constants passed at the launch site (see :func:`count_kernel`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Union
+
+import sympy as sp
+
+from . import constprop, ir
+
+__all__ = [
+    "FLOP_TABLE",
+    "GLOBAL_LOAD_CALLS",
+    "Counts",
+    "GlobalAccess",
+    "LoopCount",
+    "KernelCounts",
+    "count_kernel",
+    "count_function",
+    "expr_flops",
+    "expr_counts",
+    "to_number",
+    "probe",
+]
+
+Num = Union[int, sp.Expr]
+
+# --------------------------------------------------------------------------- the table
+
+
+def _table() -> dict[str, int]:
+    t: dict[str, int] = {}
+
+    def put(n: int, *names: str) -> None:
+        for name in names:
+            t[name] = n
+
+    modes = ("rn", "rz", "ru", "rd")
+    # fused multiply-add: 2
+    put(2, "fmaf", "fma", "fmal", "__hfma", "__hfma_relu", "__hfma_sat")
+    put(2, *(f"__fmaf_{m}" for m in modes), *(f"__fma_{m}" for m in modes),
+        *(f"__fmaf_ieee_{m}" for m in modes))
+    put(4, "__hfma2", "__hfma2_relu", "__hfma2_sat")
+    # rounded arithmetic intrinsics: 1
+    for op in ("add", "sub", "mul", "div", "rcp"):
+        put(1, *(f"__f{op}_{m}" for m in modes), *(f"__d{op}_{m}" for m in modes))
+    put(1, "__fdividef", "__hadd", "__hsub", "__hmul", "__hdiv", "__hadd_sat", "__hsub_sat",
+        "__hmul_sat", "__hadd_rn", "__hsub_rn", "__hmul_rn")
+    put(2, "__hadd2", "__hsub2", "__hmul2", "__h2div", "__hadd2_sat", "__hsub2_sat", "__hmul2_sat")
+    # square roots and transcendental functions: 1 per call
+    base = ("sqrt", "rsqrt", "cbrt", "rcbrt", "exp", "exp2", "exp10", "expm1", "log", "log2",
+            "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+            "tanh", "asinh", "acosh", "atanh", "pow", "hypot", "erf", "erfc", "erfinv", "erfcinv",
+            "sinpi", "cospi", "tgamma", "lgamma", "normcdf", "normcdfinv", "j0", "j1", "y0", "y1")
+    put(1, *base, *(b + "f" for b in base))
+    put(1, "__expf", "__exp10f", "__logf", "__log2f", "__log10f", "__sinf", "__cosf", "__tanf",
+        "__powf", "__frsqrt_rn", "hsqrt", "hrsqrt", "hexp", "hlog", "hsin", "hcos", "hrcp",
+        "std::sqrt", "std::exp", "std::log", "std::sin", "std::cos", "std::pow", "std::tanh")
+    put(1, *(f"__fsqrt_{m}" for m in modes), *(f"__dsqrt_{m}" for m in modes))
+    put(2, "sincos", "sincosf", "__sincosf", "sincospi", "sincospif")
+    # not floating-point arithmetic: 0
+    put(0, "fabs", "fabsf", "fmin", "fminf", "fmax", "fmaxf", "min", "max", "std::min",
+        "std::max", "copysign", "copysignf", "floor", "floorf", "ceil", "ceilf", "trunc", "truncf",
+        "round", "roundf", "rint", "rintf", "nearbyint", "nearbyintf", "__saturatef", "abs",
+        "std::abs", "std::fabs", "__habs", "__hmin", "__hmax", "__hneg")
+    return t
+
+
+#: Flops per call of a math function or intrinsic (see the module docstring).
+FLOP_TABLE: dict[str, int] = _table()
+
+#: Calls that read global memory through their pointer argument (one load each).
+GLOBAL_LOAD_CALLS = frozenset({"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"})
+
+_FLOAT_OPS = ("+", "-", "*", "/")
+_CALLEE_RE = re.compile(r"\s*((?:std::)?[A-Za-z_]\w*)\s*\(")
+_COMPOUND = ("+=", "-=", "*=", "/=")
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _is_zero(x: Num) -> bool:
+    return x == 0
+
+
+def to_number(x: Num) -> Optional[Union[int, float]]:
+    """A Python int/float when ``x`` has no free symbols, else None."""
+    if isinstance(x, bool):
+        return int(x)
+    if isinstance(x, (int, float)):
+        return x
+    try:
+        x = sp.sympify(x)
+    except (sp.SympifyError, TypeError):
+        return None
+    if x.free_symbols:
+        return None
+    if x.is_Integer:
+        return int(x)
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return int(v) if v.is_integer() and abs(v) < 2 ** 53 else v
+
+
+def probe(x: Num, size: int = 1024) -> float:
+    """A number for comparing symbolic counts: every symbol set to ``size``."""
+    if isinstance(x, (int, float)):
+        return float(x)
+    x = sp.sympify(x)
+    if x.free_symbols:
+        x = x.subs({s: size for s in x.free_symbols})
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _lanes(t: ir.CType) -> int:
+    return max(t.lanes, 1) if t.kind == "vector" else 1
+
+
+def _is_fp(t: ir.CType) -> bool:
+    return bool(t.is_float) and t.kind in ("scalar", "vector", "record")
+
+
+def _is_fp64(t: ir.CType) -> bool:
+    s = t.spelling.replace("const ", "").replace("volatile ", "").strip()
+    return s.startswith("double") or s == "long double"
+
+
+def _strip_casts(e: ir.Expr) -> ir.Expr:
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    return e
+
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass
+class Counts:
+    """What one thread executes in a region: flops and global accesses (sympy or int)."""
+
+    flops: Num = 0
+    flops_fp64: Num = 0  # the part of ``flops`` done in double precision
+    loads: Num = 0
+    stores: Num = 0
+    atomics: Num = 0
+    load_bytes: Num = 0
+    store_bytes: Num = 0
+
+    @property
+    def accesses(self) -> Num:
+        return self.loads + self.stores + self.atomics
+
+    @property
+    def bytes(self) -> Num:
+        return self.load_bytes + self.store_bytes
+
+    def __add__(self, o: "Counts") -> "Counts":
+        return Counts(self.flops + o.flops, self.flops_fp64 + o.flops_fp64, self.loads + o.loads,
+                      self.stores + o.stores, self.atomics + o.atomics,
+                      self.load_bytes + o.load_bytes, self.store_bytes + o.store_bytes)
+
+    def scaled(self, k: Num) -> "Counts":
+        if k == 1:
+            return Counts(**self.__dict__)
+        return Counts(*(_mul(k, v) for v in (self.flops, self.flops_fp64, self.loads, self.stores,
+                                              self.atomics, self.load_bytes, self.store_bytes)))
+
+    def subs(self, values: dict) -> "Counts":
+        if not values:
+            return self
+        return Counts(*(_subs(v, values) for v in (self.flops, self.flops_fp64, self.loads,
+                                                    self.stores, self.atomics, self.load_bytes,
+                                                    self.store_bytes)))
+
+    def weight(self) -> float:
+        return probe(self.flops) + probe(self.accesses)
+
+    def is_empty(self) -> bool:
+        return _is_zero(self.flops) and _is_zero(self.accesses)
+
+    def to_json(self) -> dict:
+        return {"flops": _jnum(self.flops), "flops_fp64": _jnum(self.flops_fp64),
+                "loads": _jnum(self.loads), "stores": _jnum(self.stores),
+                "atomics": _jnum(self.atomics), "global_accesses": _jnum(self.accesses)}
+
+
+def _mul(k: Num, v: Num) -> Num:
+    if _is_zero(v) or _is_zero(k):
+        return 0
+    r = k * v
+    return sp.expand(r) if isinstance(r, sp.Basic) else r
+
+
+def _subs(v: Num, values: dict) -> Num:
+    if isinstance(v, sp.Basic) and v.free_symbols:
+        r = v.subs(values)
+        n = to_number(r)
+        return n if n is not None else sp.simplify(r)
+    return v
+
+
+def _jnum(v: Num):
+    n = to_number(v)
+    if n is not None:
+        return n
+    return str(v)
+
+
+@dataclass
+class GlobalAccess:
+    """One global load/store/atomic in the source, as the counting saw it."""
+
+    node: ir.Expr
+    array: str  # the root variable's name (``M`` for ``M[row * w + k]``)
+    variable: Optional[ir.Variable]
+    kind: str  # load | store | atomic
+    element_bytes: Optional[int]
+    indices: list[ir.Expr]  # index per subscript, outermost first ([] for ``*p`` / scalars)
+    loops: tuple[ir.Loop, ...]  # enclosing loops, outermost first (kernel and callees)
+    trips: tuple  # the trip count of each of ``loops``
+    function: str
+    via_call: Optional[ir.Call] = None  # set when the access is in a called device function
+
+    @property
+    def line(self) -> int:
+        return self.node.range.line
+
+    @property
+    def column(self) -> int:
+        return self.node.range.column
+
+    @property
+    def multiplicity(self) -> Num:
+        """How often one thread executes it: the product of the enclosing trip counts."""
+        m: Num = 1
+        for t in self.trips:
+            m = _mul(m, t)
+        return m
+
+    def multiplicity_within(self, loop: ir.Loop) -> Num:
+        """Executions per iteration of ``loop`` (one of its enclosing loops)."""
+        m: Num = 1
+        inside = False
+        for lp, t in zip(self.loops, self.trips):
+            if inside:
+                m = _mul(m, t)
+            if lp is loop:
+                inside = True
+        return m
+
+
+@dataclass
+class LoopCount:
+    loop: ir.Loop
+    depth: int  # 0 for a loop not nested in another (counting from the kernel)
+    trip: Num
+    trip_source: str  # how the trip count was found
+    per_iteration: Counts
+    function: str
+    variable: Optional[str] = None  # induction variable
+
+    @property
+    def line(self) -> int:
+        return self.loop.range.line
+
+    @property
+    def total(self) -> Counts:
+        return self.per_iteration.scaled(self.trip)
+
+
+@dataclass
+class KernelCounts:
+    """Per-thread counts of a kernel (or device function) and how they were obtained."""
+
+    function: ir.Function
+    total: Counts
+    loops: list[LoopCount]
+    accesses: list[GlobalAccess]
+    symbols: dict = field(default_factory=dict)  # name -> description
+    values: dict = field(default_factory=dict)  # sympy Symbol -> number (bound parameters)
+    value_sources: dict = field(default_factory=dict)  # name -> "--param" | "launch site line N"
+    assumptions: list[str] = field(default_factory=list)
+    uncounted_calls: list[str] = field(default_factory=list)
+
+    @property
+    def resolved(self) -> Counts:
+        """``total`` with the known parameter values substituted."""
+        return self.total.subs(self.values)
+
+    def resolve(self, x: Num) -> Num:
+        return _subs(x, self.values) if isinstance(x, sp.Basic) else x
+
+
+# --------------------------------------------------------------------------- context
+
+
+class _Symbols:
+    """The symbolic names a kernel's counts use, and what is known about them."""
+
+    def __init__(self, launch=None, values: Optional[dict] = None, sources: Optional[dict] = None):
+        self.launch = launch
+        self.table: dict[str, sp.Symbol] = {}
+        self.descriptions: dict[str, str] = {}
+        self.assumptions: list[str] = []
+        self.known = dict(values or {})  # name -> number
+        self.sources = dict(sources or {})
+
+    def symbol(self, name: str, description: str) -> sp.Symbol:
+        s = self.table.get(name)
+        if s is None:
+            s = sp.Symbol(name, positive=True)
+            self.table[name] = s
+            self.descriptions[name] = description
+        return s
+
+    def note(self, text: str) -> None:
+        key = text.split(", e.g. at line")[0]
+        if not any(a.split(", e.g. at line")[0] == key for a in self.assumptions):
+            self.assumptions.append(text)
+
+    def values(self) -> dict:
+        return {s: self.known[n] for n, s in self.table.items() if n in self.known}
+
+
+class _Defs:
+    """Definitions of the local variables of a function (for symbolic loop bounds and for
+    the provenance of local pointers)."""
+
+    def __init__(self, fn: ir.Function):
+        self.defs: dict = {}
+        if fn.body is None:
+            return
+        for st in fn.statements():
+            if isinstance(st, ir.DeclStmt):
+                self.defs.setdefault(st.var, []).append(st.init)
+            for e in st.exprs():
+                for x in e.walk():
+                    if isinstance(x, ir.Assign):
+                        t = _strip_casts(x.target)
+                        if isinstance(t, ir.VarRef):
+                            self.defs.setdefault(t.var, []).append(x.value if x.op == "=" else None)
+                    elif isinstance(x, ir.UnaryOp) and x.op in ("pre++", "pre--", "post++", "post--"):
+                        t = _strip_casts(x.operand)
+                        if isinstance(t, ir.VarRef):
+                            self.defs.setdefault(t.var, []).append(None)
+                    elif isinstance(x, ir.UnaryOp) and x.op == "&":
+                        t = _strip_casts(x.operand)
+                        if isinstance(t, ir.VarRef):
+                            self.defs.setdefault(t.var, []).append(None)
+
+    def single(self, v: ir.Variable) -> Optional[ir.Expr]:
+        d = self.defs.get(v)
+        if d and len(d) == 1 and d[0] is not None:
+            return d[0]
+        return None
+
+
+_BUILTIN_ZERO = ("threadIdx", "blockIdx")
+
+
+class _SymConv:
+    """IR expression -> sympy, for loop bounds and steps."""
+
+    def __init__(self, syms: _Symbols, defs: _Defs, param_names: set, bindings: Optional[dict] = None):
+        self.syms = syms
+        self.defs = defs
+        self.params = param_names
+        self.bindings = bindings or {}
+
+    def __call__(self, e: Optional[ir.Expr], depth: int = 0) -> Optional[sp.Expr]:
+        if e is None or depth > 30:
+            return None
+        c = self
+        d = depth + 1
+        if isinstance(e, ir.Const):
+            if isinstance(e.value, bool):
+                return sp.Integer(int(e.value))
+            if isinstance(e.value, int):
+                return sp.Integer(e.value)
+            if isinstance(e.value, float):
+                return sp.Integer(int(e.value)) if e.value.is_integer() else sp.nsimplify(e.value)
+            return None
+        if isinstance(e, ir.SizeOf):
+            return sp.Integer(e.value) if e.value is not None else None
+        if isinstance(e, ir.Cast):
+            return c(e.operand, d)
+        if isinstance(e, ir.TemplateParam):
+            return self.syms.symbol(e.name, f"template parameter {e.name}")
+        if isinstance(e, ir.Builtin):
+            if e.name == "warpSize":
+                return sp.Integer(32)
+            comp = "xyz".index(e.component) if e.component in ("x", "y", "z") else 0
+            if e.name in _BUILTIN_ZERO:
+                self.syms.note(f"{e.name}.{e.component} in a loop bound: counted for thread 0 of block 0")
+                return sp.Integer(0)
+            launch = self.syms.launch
+            if e.name == "blockDim" and launch is not None:
+                return sp.Integer(launch.block[comp])
+            if e.name == "gridDim" and launch is not None and launch.grid is not None:
+                return sp.Integer(launch.grid[comp])
+            name = f"{e.name}.{e.component}"
+            return self.syms.symbol(name, f"{name} (launch configuration not known)")
+        if isinstance(e, ir.VarRef):
+            v = e.var
+            if v.storage == "param" or v.name in self.params and v.storage == "param":
+                return self.syms.symbol(v.name, f"kernel parameter {v.name}")
+            if not v.file_scope:
+                init = self.defs.single(v)
+                if init is not None:
+                    r = c(init, d)
+                    if r is not None:
+                        return r
+            return self.syms.symbol(v.name, f"value of `{v.name}` (not a single expression)")
+        if isinstance(e, ir.Member) and not e.arrow:
+            root = _strip_casts(e.base)
+            if isinstance(root, ir.VarRef) and root.var.storage == "param":
+                name = f"{root.var.name}.{e.member}"  # a field of a struct passed by value
+                return self.syms.symbol(name, f"kernel parameter field {name}")
+            return None
+        if isinstance(e, ir.UnaryOp):
+            x = c(e.operand, d)
+            if x is None:
+                return None
+            if e.op == "-":
+                return -x
+            if e.op == "+":
+                return x
+            return None
+        if isinstance(e, ir.BinOp):
+            a, b = c(e.lhs, d), c(e.rhs, d)
+            if a is None or b is None:
+                return None
+            op = e.op
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            if op == "/":
+                if b == 0:
+                    return None
+                if a.is_Integer and b.is_Integer and not e.type.is_float:
+                    q = abs(int(a)) // abs(int(b))
+                    return sp.Integer(q if (int(a) >= 0) == (int(b) >= 0) else -q)
+                if not e.type.is_float and not (a / b).is_Integer:
+                    self.syms.note(f"integer division `{a}/{b}` in a trip count taken as exact")
+                return a / b
+            if op == "%" and a.is_Integer and b.is_Integer and b != 0:
+                return sp.Integer(constprop._cmod(int(a), int(b)))
+            if op == "<<" and b.is_Integer:
+                return a * 2 ** int(b)
+            if op == ">>" and b.is_Integer:
+                if a.is_Integer:
+                    return sp.Integer(int(a) >> int(b))
+                return a / 2 ** int(b)
+            return None
+        if isinstance(e, ir.Unknown) and not e.parts:
+            # A template argument the frontend left unevaluated (``TILE`` in ``f<32>``): its
+            # spelling names the binding.
+            text = (e.text or _source_text(e.range)).strip()
+            v = self.bindings.get(text)
+            if isinstance(v, int) and not isinstance(v, bool):
+                return sp.Integer(v)
+            if re.fullmatch(r"\d+[uUlL]*", text):
+                return sp.Integer(int(text.rstrip("uUlL")))
+            return None
+        if isinstance(e, ir.Call) and e.callee in ("min", "max", "std::min", "std::max", "umin",
+                                                   "umax") and len(e.args) == 2:
+            a, b = c(e.args[0], d), c(e.args[1], d)
+            if a is None or b is None:
+                return None
+            return sp.Min(a, b) if "min" in e.callee else sp.Max(a, b)
+        return None
+
+
+# --------------------------------------------------------------------------- induction
+
+
+@dataclass
+class _Induction:
+    var: ir.Variable
+    start: Optional[ir.Expr]
+    bound: ir.Expr
+    cmp: str
+    step: Optional[ir.Expr]  # None: +-1 given by sign
+    sign: int  # +1 or -1 for ++/--, or the sign applied to ``step``
+
+
+def _induction(loop: ir.Loop) -> Optional[_Induction]:
+    if loop.kind != "for" or loop.cond is None or loop.step is None:
+        return None
+    var = start = None
+    for s in loop.init:
+        if isinstance(s, ir.DeclStmt):
+            var, start = s.var, s.init
+        elif isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.Assign) and s.expr.op == "=" \
+                and isinstance(_strip_casts(s.expr.target), ir.VarRef):
+            var, start = _strip_casts(s.expr.target).var, s.expr.value
+    c = loop.cond
+    if not isinstance(c, ir.BinOp) or c.op not in ("<", "<=", ">", ">=", "!="):
+        return None
+    lhs, rhs = _strip_casts(c.lhs), _strip_casts(c.rhs)
+    cmp = c.op
+    if isinstance(lhs, ir.VarRef) and (var is None or lhs.var is var):
+        var, bound = lhs.var, c.rhs
+    elif isinstance(rhs, ir.VarRef) and (var is None or rhs.var is var):
+        var, bound = rhs.var, c.lhs
+        cmp = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[cmp]
+    else:
+        return None
+    st = loop.step
+    step: Optional[ir.Expr] = None
+    sign = 0
+    if isinstance(st, ir.UnaryOp) and isinstance(_strip_casts(st.operand), ir.VarRef) and \
+            _strip_casts(st.operand).var is var:
+        if st.op in ("pre++", "post++"):
+            sign = 1
+        elif st.op in ("pre--", "post--"):
+            sign = -1
+    elif isinstance(st, ir.Assign) and isinstance(_strip_casts(st.target), ir.VarRef) and \
+            _strip_casts(st.target).var is var:
+        if st.op in ("+=", "-="):
+            step, sign = st.value, (1 if st.op == "+=" else -1)
+        elif st.op == "=" and isinstance(st.value, ir.BinOp) and st.value.op in ("+", "-"):
+            b = st.value
+            if isinstance(_strip_casts(b.lhs), ir.VarRef) and _strip_casts(b.lhs).var is var:
+                step, sign = b.rhs, (1 if b.op == "+" else -1)
+            elif b.op == "+" and isinstance(_strip_casts(b.rhs), ir.VarRef) and \
+                    _strip_casts(b.rhs).var is var:
+                step, sign = b.lhs, 1
+    if sign == 0:
+        return None
+    if var in constprop.assigned_vars(loop.body):
+        return None
+    return _Induction(var, start, bound, cmp, step, sign)
+
+
+def _trip(loop: ir.Loop, conv: _SymConv) -> tuple[Num, str, Optional[str]]:
+    """(trip count, how it was found, induction variable name)."""
+    ind = _induction(loop)
+    line = loop.range.line
+    if ind is None:
+        name = f"trips_L{line}"
+        conv.syms.note(f"the loop at line {line} is not a counted for-loop: its trip count is the "
+                       f"symbol {name}")
+        return conv.syms.symbol(name, f"trip count of the loop at line {line}"), "unknown", None
+    start = conv(ind.start) if ind.start is not None else None
+    if ind.start is None:
+        start = conv.syms.symbol(ind.var.name, f"initial value of `{ind.var.name}`")
+    bound = conv(ind.bound)
+    step = sp.Integer(1) if ind.step is None else conv(ind.step)
+    if start is None or bound is None or step is None or step == 0:
+        what = "bound" if bound is None else ("start" if start is None else "step")
+        name = f"trips_L{line}"
+        why = "is 0" if step is not None and step == 0 else "cannot be expressed"
+        conv.syms.note(f"the {what} of the loop at line {line} {why}: its trip count is the "
+                       f"symbol {name}")
+        return conv.syms.symbol(name, f"trip count of the loop at line {line}"), "unknown", ind.var.name
+    step = step * ind.sign
+    diff = {"<": bound - start, "<=": bound - start, "!=": bound - start,
+            ">": start - bound, ">=": start - bound}[ind.cmp]
+    stride = step if ind.cmp in ("<", "<=", "!=") else -step
+    if diff.is_number and stride.is_number:
+        if stride <= 0:
+            conv.syms.note(f"the loop at line {line} does not terminate as written; counted once")
+            return 1, "constant", ind.var.name
+        q = sp.ceiling(diff / stride) if ind.cmp != "<=" and ind.cmp != ">=" else sp.floor(diff / stride) + 1
+        n = max(int(q), 0)
+        if ind.cmp == "!=" and (diff / stride) != q:
+            conv.syms.note(f"the loop at line {line} (`!=`) never meets its bound exactly")
+        return n, "constant", ind.var.name
+    trip = diff / stride + (1 if ind.cmp in ("<=", ">=") else 0)
+    trip = sp.simplify(trip)
+    return trip, "symbolic", ind.var.name
+
+
+# --------------------------------------------------------------------------- the walk
+
+
+class _Walker:
+    def __init__(self, fn: ir.Function, syms: _Symbols, global_params: Optional[set] = None,
+                 depth_offset: int = 0, call_stack: tuple = (), cache: Optional[dict] = None):
+        self.fn = fn
+        self.syms = syms
+        self.defs = _Defs(fn)
+        self.conv = _SymConv(syms, self.defs, {p.name for p in fn.params}, fn.template_bindings)
+        self.call_stack = call_stack + (fn,)
+        self.cache = cache if cache is not None else {}
+        self.loops: list[LoopCount] = []
+        self.accesses: list[GlobalAccess] = []
+        self.uncounted: list[str] = []
+        self.depth_offset = depth_offset
+        self.global_vars = self._global_pointers(global_params)
+
+    # ---- which variables point to (or are) global memory
+    def _global_pointers(self, global_params: Optional[set]) -> set:
+        g: set = set()
+        for p in self.fn.params:
+            if global_params is None:
+                if p.type.is_pointer or (p.type.kind == "record" and self.fn.is_kernel):
+                    g.add(p)
+            elif p in global_params:
+                g.add(p)
+        for v in self.fn.globals_used:
+            if v.storage in ("device", "managed"):
+                g.add(v)
+        # Local pointers derived from global pointers (fixpoint over their definitions).
+        changed = True
+        while changed:
+            changed = False
+            for v, defs in self.defs.defs.items():
+                if v in g or v.file_scope or not v.type.is_pointer:
+                    continue
+                if any(d is not None and self._is_global_ptr(d, g) for d in defs):
+                    g.add(v)
+                    changed = True
+        return g
+
+    def _is_global_ptr(self, e: ir.Expr, g: Optional[set] = None) -> bool:
+        """Whether ``e`` evaluates to an address in global memory."""
+        g = self.global_vars if g is None else g
+        e = _strip_casts(e)
+        if isinstance(e, ir.VarRef):
+            return e.var in g and (e.var.type.is_pointer or e.var.type.is_array)
+        if isinstance(e, ir.BinOp) and e.op in ("+", "-"):
+            return self._is_global_ptr(e.lhs, g) or (e.op == "+" and self._is_global_ptr(e.rhs, g))
+        if isinstance(e, ir.UnaryOp) and e.op == "&":
+            return self._root_global(e.operand, g) is not None
+        if isinstance(e, ir.Ternary):
+            return self._is_global_ptr(e.then, g) or self._is_global_ptr(e.otherwise, g)
+        if isinstance(e, ir.Member) and e.type.is_pointer:
+            root = self._member_root(e)
+            return root is not None and root in g
+        if isinstance(e, ir.Index) and (e.type.is_pointer or e.type.is_array):
+            # a[i] of a 2-D global array is a row (array); p[i] of a global float** is a pointer
+            # loaded from global memory, assumed to point to global memory too.
+            return self._root_global(e, g) is not None
+        if isinstance(e, ir.Assign) and e.op == "=":
+            return self._is_global_ptr(e.value, g)
+        return False
+
+    def _member_root(self, e: ir.Expr) -> Optional[ir.Variable]:
+        while isinstance(e, (ir.Member, ir.Cast)):
+            e = e.base if isinstance(e, ir.Member) else e.operand
+        return e.var if isinstance(e, ir.VarRef) else None
+
+    def _root_global(self, e: ir.Expr, g: Optional[set] = None) -> Optional[ir.Variable]:
+        """For an lvalue expression: the global variable (or pointer) it accesses, or None."""
+        g = self.global_vars if g is None else g
+        e = _strip_casts(e)
+        if isinstance(e, ir.Index):
+            base = _strip_casts(e.base)
+            if base.type.is_array and isinstance(base, (ir.Index, ir.Member, ir.UnaryOp)):
+                return self._root_global(base, g)
+            return self._base_var(base) if self._is_global_ptr(base, g) else None
+        if isinstance(e, ir.UnaryOp) and e.op == "*":
+            return self._base_var(e.operand) if self._is_global_ptr(e.operand, g) else None
+        if isinstance(e, ir.Member):
+            if e.arrow:
+                return self._base_var(e.base) if self._is_global_ptr(e.base, g) else None
+            return self._root_global(e.base, g)
+        if isinstance(e, ir.VarRef) and e.var in g and e.var.file_scope:
+            return e.var
+        return None
+
+    def _base_var(self, e: ir.Expr) -> Optional[ir.Variable]:
+        e = _strip_casts(e)
+        while True:
+            if isinstance(e, ir.VarRef):
+                return e.var
+            if isinstance(e, ir.BinOp):
+                e = _strip_casts(e.lhs if self._is_global_ptr(e.lhs) else e.rhs)
+            elif isinstance(e, (ir.Index, ir.Member)):
+                e = _strip_casts(e.base)
+            elif isinstance(e, ir.UnaryOp):
+                e = _strip_casts(e.operand)
+            elif isinstance(e, ir.Ternary):
+                e = _strip_casts(e.then)
+            else:
+                return None
+
+    # ---- statements
+    def run(self) -> Counts:
+        if self.fn.body is None:
+            return Counts()
+        return self.block(self.fn.body, ())
+
+    def block(self, b: ir.Block, stack: tuple) -> Counts:
+        total = Counts()
+        for s in b.stmts:
+            total = total + self.stmt(s, stack)
+        return total
+
+    def stmt(self, s: ir.Stmt, stack: tuple) -> Counts:
+        if isinstance(s, ir.Block):
+            return self.block(s, stack)
+        if isinstance(s, ir.DeclStmt):
+            return self.expr(s.init, stack) if s.init is not None else Counts()
+        if isinstance(s, ir.ExprStmt):
+            return self.expr(s.expr, stack)
+        if isinstance(s, ir.If):
+            c = self.expr(s.cond, stack)
+            if s.otherwise is None:
+                return c + self.block(s.then, stack)
+            return c + self._heavier(lambda st: self.block(s.then, st), lambda st: self.block(s.otherwise, st),
+                                     stack, f"if/else at line {s.range.line}")
+        if isinstance(s, ir.Loop):
+            return self.loop(s, stack)
+        if isinstance(s, ir.Switch):
+            self.syms.note(f"switch at line {s.range.line}: every case counted once")
+            return self.expr(s.cond, stack) + self.block(s.body, stack)
+        if isinstance(s, (ir.Return, ir.Barrier, ir.OtherStmt, ir.Case)):
+            out = Counts()
+            for e in s.exprs():
+                out = out + self.expr(e, stack)
+            return out
+        return Counts()
+
+    def _heavier(self, a, b, stack, what: str) -> Counts:
+        na, nb = len(self.accesses), len(self.loops)
+        ca = a(stack)
+        acc_a, loops_a = self.accesses[na:], self.loops[nb:]
+        del self.accesses[na:]
+        del self.loops[nb:]
+        cb = b(stack)
+        acc_b, loops_b = self.accesses[na:], self.loops[nb:]
+        del self.accesses[na:]
+        del self.loops[nb:]
+        if ca.is_empty() and cb.is_empty():
+            self.accesses.extend(acc_a + acc_b)
+            self.loops.extend(loops_a + loops_b)
+            return ca
+        if cb.weight() > ca.weight():
+            self.syms.note(f"{what}: the second branch (more work) is counted")
+            self.accesses.extend(acc_b)
+            self.loops.extend(loops_b)
+            return cb
+        if not cb.is_empty():
+            self.syms.note(f"{what}: the first branch (more work) is counted")
+        self.accesses.extend(acc_a)
+        self.loops.extend(loops_a)
+        return ca
+
+    def loop(self, lp: ir.Loop, stack: tuple) -> Counts:
+        init = Counts()
+        for s in lp.init:
+            init = init + self.stmt(s, stack)
+        trip, how, var = _trip(lp, self.conv)
+        inner = stack + ((lp, trip),)
+        pos = len(self.loops)
+        body = self.block(lp.body, inner)
+        for e in (lp.cond, lp.step):
+            if e is not None:
+                body = body + self.expr(e, inner)
+        depth = self.depth_offset + len(stack)
+        self.loops.insert(pos, LoopCount(lp, depth, trip, how, body, self.fn.display_name, var))
+        return init + body.scaled(trip)
+
+    # ---- expressions
+    def expr(self, e: Optional[ir.Expr], stack: tuple, mode: str = "r",
+             size: Optional[int] = None) -> Counts:
+        """Counts of evaluating ``e``. ``mode`` says what happens to the memory ``e`` names
+        when it is an lvalue: r (read), w (written), rw (read and written: ``+=``, ``++``) or
+        addr (only its address is taken: ``&a[i]``, or the array row ``a[i]`` of ``a[i][j]``).
+        ``size`` overrides the access size (``in[i].x`` reads 4 bytes of a float2)."""
+        if e is None:
+            return Counts()
+        if isinstance(e, ir.Cast):
+            return self.expr(e.operand, stack, mode, size)
+        if isinstance(e, ir.Assign):
+            if e.op == "=":
+                return self.expr(e.target, stack, "w") + self.expr(e.value, stack)
+            out = self.expr(e.target, stack, "rw") + self.expr(e.value, stack)
+            if e.op in _COMPOUND and _is_fp(e.type):
+                out = out + self._flop(_lanes(e.type), e.type)
+            elif e.op in _COMPOUND and e.type.kind == "unknown":
+                self._untyped(e)
+            return out
+        if isinstance(e, ir.UnaryOp):
+            if e.op in ("pre++", "pre--", "post++", "post--"):
+                out = self.expr(e.operand, stack, "rw")
+                if _is_fp(e.type):
+                    out = out + self._flop(_lanes(e.type), e.type)
+                return out
+            if e.op == "&":
+                return self.expr(e.operand, stack, "addr")
+            if e.op == "*":
+                return self.expr(e.operand, stack) + self._access(e, stack, mode, size)
+            return self.expr(e.operand, stack)
+        if isinstance(e, ir.Index):
+            out = self.expr(e.index, stack)
+            base = _strip_casts(e.base)
+            # The row a[i] of a 2-D array is an address, not an access; a pointer stored in
+            # memory (p[i] of a float**) is read.
+            out = out + self.expr(base, stack, "addr" if base.type.is_array else "r")
+            return out + self._access(e, stack, mode, size)
+        if isinstance(e, ir.Member):
+            base = _strip_casts(e.base)
+            if e.arrow:
+                out = self.expr(base, stack)
+                if e.type.is_array:  # p->arr: the address of an array member
+                    return out
+                return out + self._access(e, stack, mode, size)
+            if e.type.is_array:
+                return self.expr(base, stack, "addr")
+            # s.x: through the struct; a global one (in[i].x) is one access of the member's size
+            return self.expr(base, stack, mode, size if size is not None else e.type.size)
+        if isinstance(e, ir.VarRef):
+            v = e.var
+            if v.file_scope and v in self.global_vars and not v.type.is_array:
+                return self._access(e, stack, mode, size)
+            return Counts()
+        if isinstance(e, ir.BinOp):
+            out = self.expr(e.lhs, stack) + self.expr(e.rhs, stack)
+            if e.op in _FLOAT_OPS and _is_fp(e.type):
+                out = out + self._flop(_lanes(e.type), e.type)
+            elif e.op in _FLOAT_OPS and e.type.kind == "unknown":
+                self._untyped(e)
+            return out
+        if isinstance(e, ir.Ternary):
+            c = self.expr(e.cond, stack)
+            return c + self._heavier(lambda st: self.expr(e.then, st), lambda st: self.expr(e.otherwise, st),
+                                     stack, f"?: at line {e.range.line}")
+        if isinstance(e, ir.Call):
+            return self.call(e, stack)
+        out = Counts()
+        for ch in e.children():
+            out = out + self.expr(ch, stack)
+        return out
+
+    def _untyped(self, e: ir.Expr) -> None:
+        self.syms.note("arithmetic on types the analysis cannot resolve (template parameters of "
+                       "a kernel template with no instantiation in the file) is not counted, "
+                       f"e.g. at line {e.range.line}")
+
+    def _flop(self, n: int, t: ir.CType) -> Counts:
+        return Counts(flops=n, flops_fp64=n if _is_fp64(t) else 0)
+
+    def _access(self, e: ir.Expr, stack: tuple, mode: str, size: Optional[int] = None) -> Counts:
+        if mode == "addr":
+            return Counts()
+        var = self._root_global(e)
+        if var is None:
+            return Counts()
+        nbytes = size if size is not None else e.type.size
+        b = nbytes or 0
+        kinds = {"r": ("load",), "w": ("store",), "rw": ("load", "store")}[mode]
+        out = Counts()
+        for k in kinds:
+            self._record(e, var, k, nbytes, stack)
+            if k == "load":
+                out = out + Counts(loads=1, load_bytes=b)
+            else:
+                out = out + Counts(stores=1, store_bytes=b)
+        return out
+
+    def _record(self, e: ir.Expr, var: ir.Variable, kind: str, nbytes, stack: tuple,
+                via: Optional[ir.Call] = None) -> None:
+        idx: list[ir.Expr] = []
+        node = _strip_casts(e)
+        if isinstance(node, ir.Member) and not node.arrow:
+            node = _strip_casts(node.base)
+        while isinstance(node, ir.Index):
+            idx.append(node.index)
+            base = _strip_casts(node.base)
+            if isinstance(base, ir.Index) and base.type.is_array:
+                node = base
+                continue
+            break
+        self.accesses.append(GlobalAccess(
+            node=e, array=var.name, variable=var, kind=kind, element_bytes=nbytes,
+            indices=list(reversed(idx)), loops=tuple(lp for lp, _ in stack),
+            trips=tuple(t for _, t in stack), function=self.fn.display_name, via_call=via))
+
+    def call(self, e: ir.Call, stack: tuple) -> Counts:
+        name = e.callee or _callee_from_source(e)
+        out = Counts()
+        if name in GLOBAL_LOAD_CALLS and e.args:
+            out = out + self.expr(e.args[0], stack)
+            p = e.args[0]
+            if self._is_global_ptr(p):
+                var = self._base_var(_strip_casts(p).operand if isinstance(_strip_casts(p), ir.UnaryOp)
+                                     and _strip_casts(p).op == "&" else p)
+                t = e.type
+                self._record(e, var or ir.Variable("?", t, "auto", e.range), "load", t.size, stack)
+                out = out + Counts(loads=1, load_bytes=t.size or 0)
+            return out
+        if name.startswith("atomic") and e.args:
+            p = e.args[0]
+            out = out + self.expr(p, stack)
+            for a in e.args[1:]:
+                out = out + self.expr(a, stack)
+            if self._is_global_ptr(p):
+                var = self._base_var(_strip_casts(p).operand if isinstance(_strip_casts(p), ir.UnaryOp)
+                                     and _strip_casts(p).op == "&" else p)
+                self._record(e, var or ir.Variable("?", e.type, "auto", e.range), "atomic", e.type.size,
+                             stack)
+                out = out + Counts(atomics=1, store_bytes=e.type.size or 0)
+            return out
+        for a in e.args:
+            out = out + self.expr(a, stack)
+        if name in FLOP_TABLE:
+            n = FLOP_TABLE[name]
+            if n:
+                t = e.type if _is_fp(e.type) else (e.args[0].type if e.args else e.type)
+                out = out + Counts(flops=n, flops_fp64=n if _is_fp64(t) else 0)
+            return out
+        fn = e.function
+        if fn is not None and fn.body is not None:
+            if fn in self.call_stack:
+                self.syms.note(f"recursive call of {fn.display_name} counted once")
+                return out
+            gparams = {p for p, a in zip(fn.params, e.args)
+                       if (p.type.is_pointer or p.is_reference) and
+                       (self._is_global_ptr(a) or (p.is_reference and self._root_global(a) is not None))}
+            sub = _Walker(fn, self.syms, gparams, self.depth_offset + len(stack), self.call_stack, self.cache)
+            counts = sub.run()
+            for acc in sub.accesses:
+                acc.loops = tuple(lp for lp, _ in stack) + acc.loops
+                acc.trips = tuple(t for _, t in stack) + acc.trips
+                acc.via_call = acc.via_call or e
+                self.accesses.append(acc)
+            self.loops.extend(sub.loops)
+            for u in sub.uncounted:
+                if u not in self.uncounted:
+                    self.uncounted.append(u)
+            return out + counts
+        if name and name not in self.uncounted and not name.startswith(("__sync", "__threadfence")) \
+                and name not in ("dim3", "make_float2", "make_float3", "make_float4", "make_int2",
+                                 "make_int3", "make_int4", "make_double2", "printf", "assert"):
+            if _is_fp(e.type):
+                self.uncounted.append(name)
+        return out
+
+
+_SOURCE_CACHE: dict = {}
+
+
+def _source_lines(path: str) -> list[str]:
+    lines = _SOURCE_CACHE.get(path)
+    if lines is None:
+        if len(_SOURCE_CACHE) > 64:
+            _SOURCE_CACHE.clear()
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            lines = []
+        _SOURCE_CACHE[path] = lines
+    return lines
+
+
+def _source_text(r: ir.SourceRange) -> str:
+    """The text of a one-line range ("" when unavailable)."""
+    if not r.file or r.line <= 0 or r.end_line != r.line:
+        return ""
+    lines = _source_lines(r.file)
+    if r.line > len(lines):
+        return ""
+    return lines[r.line - 1][max(r.column - 1, 0):max(r.end_column - 1, 0)]
+
+
+def _callee_from_source(e: ir.Call) -> str:
+    """The callee's name as written, for a call the frontend left unnamed (a dependent call in
+    an uninstantiated template: ``fmaf(a, b, acc)`` with ``a`` of type ``T``)."""
+    r = e.range
+    if not r.file or r.line <= 0:
+        return ""
+    lines = _source_lines(r.file)
+    if r.line > len(lines):
+        return ""
+    m = _CALLEE_RE.match(lines[r.line - 1][max(r.column - 1, 0):])
+    return m.group(1) if m else ""
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def _param_values(fn: ir.Function, launch, params: Optional[dict]) -> tuple[dict, dict]:
+    values: dict = {}
+    sources: dict = {}
+    names = {p.name for p in fn.params}
+    if launch is not None:
+        for k, v in (launch.param_values or {}).items():
+            if k in names and isinstance(v, (int, float)) and not isinstance(v, bool):
+                values[k] = v
+                site = getattr(launch, "site", None)
+                line = site.range.line if site is not None else 0
+                sources[k] = f"launch site line {line}" if line else "launch site"
+    for k, v in (params or {}).items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            values[k] = v
+            sources[k] = "--param"
+    return values, sources
+
+
+def count_function(fn: ir.Function, launch=None, params: Optional[dict] = None,
+                   global_params: Optional[set] = None) -> KernelCounts:
+    """Count flops and global accesses of one thread running ``fn``.
+
+    ``launch`` (a :class:`~cudalint.analyzer.launch.LaunchConfig`) gives ``blockDim``/``gridDim``
+    and the kernel-parameter values seen at the launch site; ``params`` (``--param``) override
+    them. ``global_params`` says which pointer parameters point to global memory (default: all
+    of them, as for a kernel).
+    """
+    values, sources = _param_values(fn, launch, params)
+    syms = _Symbols(launch, values, sources)
+    w = _Walker(fn, syms, global_params)
+    total = w.run()
+    kc = KernelCounts(fn, total, w.loops, w.accesses, dict(syms.descriptions), syms.values(),
+                      {k: v for k, v in sources.items() if k in syms.table}, list(syms.assumptions),
+                      list(w.uncounted))
+    for name in w.uncounted:
+        kc.assumptions.append(f"call of {name}() not counted (not in the flop table)")
+    return kc
+
+
+def count_kernel(kf, params: Optional[dict] = None) -> KernelCounts:
+    """:func:`count_function` for a :class:`~cudalint.analyzer.pipeline.KernelFacts`."""
+    return count_function(kf.function, kf.launch, params)
+
+
+def expr_counts(e: ir.Expr, fn: Optional[ir.Function] = None, launch=None) -> Counts:
+    """Flops and global accesses of one evaluation of ``e`` (inside ``fn``, whose pointer
+    parameters are taken as global)."""
+    fn = fn or ir.Function("<expr>", "device", [], None, e.range)
+    syms = _Symbols(launch)
+    w = _Walker(fn, syms, None)
+    return w.expr(e, ())
+
+
+def expr_flops(e: ir.Expr, fn: Optional[ir.Function] = None) -> Num:
+    """Floating-point operations of one evaluation of ``e`` (see the module's table)."""
+    return expr_counts(e, fn).flops
+
+
+def iter_loops(counts: KernelCounts, depth: int = 0) -> Iterable[LoopCount]:
+    return (lc for lc in counts.loops if lc.depth == depth)

@@ -1,0 +1,2 @@
+/* cudalint: see cuda_pipeline.h. */
+#include "cuda_pipeline.h"

@@ -1,0 +1,2 @@
+/* cudalint: legacy location of NVTX. */
+#include "nvtx3/nvToolsExt.h"

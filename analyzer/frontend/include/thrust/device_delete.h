@@ -1,0 +1,2 @@
+/* cudalint: <thrust/device_delete.h>; Thrust is modelled in cudalint_thrust.h. */
+#include "cudalint_thrust.h"

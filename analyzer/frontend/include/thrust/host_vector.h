@@ -1,0 +1,2 @@
+/* cudalint: <thrust/host_vector.h>; Thrust is modelled in cudalint_thrust.h. */
+#include "cudalint_thrust.h"

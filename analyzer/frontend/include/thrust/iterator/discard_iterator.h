@@ -1,0 +1,2 @@
+/* cudalint: <thrust/iterator/discard_iterator.h>; see ../cudalint_thrust.h. */
+#include "../cudalint_thrust.h"

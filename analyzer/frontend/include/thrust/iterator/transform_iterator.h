@@ -1,0 +1,2 @@
+/* cudalint: <thrust/iterator/transform_iterator.h>; see ../cudalint_thrust.h. */
+#include "../cudalint_thrust.h"

@@ -1,0 +1,512 @@
+"""The warp/lane model: which threads a warp holds, and the addresses its lanes use.
+
+For a block of (bx, by, bz) threads, warp ``w``'s lane ``l`` is thread ``t = 32 w + l`` with
+``tx = t mod bx``, ``ty = (t div bx) mod by``, ``tz = t div (bx by)``; a lane whose ``t`` is past
+the end of the block (a partial last warp) does not exist, and a lane whose path condition is
+false (``if (tid < 16)``) is inactive.
+
+:func:`warp_addresses` evaluates a symbolic byte address (from ``analyzer/symbolic.py``) for the
+active lanes of one warp. The part of the address that depends on the thread is evaluated per
+lane; the part that is the same for every lane (``blockIdx``, loop iterations, parameters) only
+shifts the whole warp, and all that matters of it is its residue modulo 256 bytes (sectors,
+128-byte lines and the 32 shared banks all repeat with a period dividing 256). That residue is
+computed as a distribution — exactly, when the uniform part is a constant or a loop counter with
+a known trip count; uniformly over the values it can take otherwise (``blockIdx.x * 4`` visits
+every 4-byte offset, ``k * 4096`` only 0) — so the cost of an access is the mean over the
+warp-requests of the whole kernel, the figure Nsight Compute reports. When the thread-dependent
+part itself involves uniform unknowns (``a[threadIdx.x * k]``), those are sampled and the
+result says so.
+
+The result is a :class:`WarpAddresses`: active lanes and a list of weighted scenarios (one
+address per active lane each), or a status saying why there are no numbers (data-dependent,
+unknown).
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Optional
+
+import sympy as sp
+
+from . import symbolic as S
+
+MODULUS = 256  # bytes: buffers are assumed 256-byte aligned (cudaMalloc)
+SAMPLES = 8
+
+
+# --------------------------------------------------------------------------- lanes
+
+
+@dataclass(frozen=True)
+class Lane:
+    lane: int
+    tid: int
+    x: int
+    y: int
+    z: int
+
+
+@dataclass(frozen=True)
+class LaneModel:
+    block: tuple
+    warp_size: int = 32
+
+    @property
+    def nthreads(self) -> int:
+        return self.block[0] * self.block[1] * self.block[2]
+
+    @property
+    def nwarps(self) -> int:
+        return -(-self.nthreads // self.warp_size)
+
+    def coords(self, t: int) -> tuple[int, int, int]:
+        bx, by, _ = self.block
+        return t % bx, (t // bx) % by, t // (bx * by)
+
+    def lanes(self, warp: int) -> list[Lane]:
+        out = []
+        for l in range(self.warp_size):
+            t = warp * self.warp_size + l
+            if t >= self.nthreads:
+                break
+            x, y, z = self.coords(t)
+            out.append(Lane(l, t, x, y, z))
+        return out
+
+    def representative_warps(self) -> list[int]:
+        """Warp 0, an interior warp (the middle one) and a partial last warp if there is one."""
+        n = self.nwarps
+        ws = [0]
+        if n > 1:
+            ws.append(n // 2)
+        if self.nthreads % self.warp_size and (n - 1) not in ws:
+            ws.append(n - 1)
+        return ws
+
+    def warp_of(self, t: int) -> int:
+        return t // self.warp_size
+
+
+def thread_values(syms: "S.Symbols", lane: Lane) -> dict:
+    t = syms.thread
+    return {t["x"]: lane.x, t["y"]: lane.y, t["z"]: lane.z}
+
+
+# --------------------------------------------------------------------------- numeric evaluation
+
+
+class _Unknown(Exception):
+    pass
+
+
+def num(e, vals: dict):
+    """Evaluate a sympy expression with ``vals`` (symbol -> int); int/Fraction/float/bool, or
+    None when something in it has no value. Much faster than ``subs`` for small trees."""
+    try:
+        return _num(e, vals)
+    except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
+        return None
+
+
+def num_bool(c, vals: dict) -> Optional[bool]:
+    try:
+        return _bool(c, vals)
+    except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
+        return None
+
+
+def _num(e, vals):
+    if e.is_Integer:
+        return int(e)
+    if e.is_Rational:
+        return Fraction(int(e.p), int(e.q))
+    if e.is_Float:
+        return float(e)
+    if e.is_Symbol:
+        v = vals.get(e)
+        if v is None:
+            raise _Unknown
+        return v
+    f = e.func
+    if f is sp.Add:
+        return sum(_num(a, vals) for a in e.args)
+    if f is sp.Mul:
+        r = 1
+        for a in e.args:
+            r = r * _num(a, vals)
+        return r
+    if f is sp.Pow:
+        b, x = _num(e.args[0], vals), _num(e.args[1], vals)
+        if isinstance(x, int):
+            return b ** x if x >= 0 else Fraction(1, b ** -x) if isinstance(b, int) else b ** x
+        return b ** x
+    if f is sp.floor:
+        return math.floor(_num(e.args[0], vals))
+    if f is sp.ceiling:
+        return math.ceil(_num(e.args[0], vals))
+    if f is sp.Mod:
+        a, b = _num(e.args[0], vals), _num(e.args[1], vals)
+        return a % b
+    if f is sp.Min:
+        return min(_num(a, vals) for a in e.args)
+    if f is sp.Max:
+        return max(_num(a, vals) for a in e.args)
+    if f is sp.Abs:
+        return abs(_num(e.args[0], vals))
+    if f is sp.Piecewise:
+        for ex, c in e.args:
+            b = _bool(c, vals)
+            if b is None:
+                raise _Unknown
+            if b:
+                return _num(ex, vals)
+        raise _Unknown
+    if f in (S.BitAnd, S.BitOr, S.BitXor, S.ShiftLeft, S.ShiftRight):
+        a, b = _num(e.args[0], vals), _num(e.args[1], vals)
+        a, b = _as_int(a), _as_int(b)
+        if f is S.BitAnd:
+            return a & b
+        if f is S.BitOr:
+            return a | b
+        if f is S.BitXor:
+            return a ^ b
+        if f is S.ShiftLeft:
+            return a << b
+        return a >> b
+    raise _Unknown
+
+
+def _as_int(v) -> int:
+    if isinstance(v, int):
+        return v
+    if isinstance(v, Fraction) and v.denominator == 1:
+        return int(v)
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    raise _Unknown
+
+
+_RELOPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+           ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def _bool(c, vals) -> Optional[bool]:
+    if c is sp.true or c is True:
+        return True
+    if c is sp.false or c is False:
+        return False
+    if isinstance(c, sp.core.relational.Relational):
+        op = c.rel_op
+        if op in _RELOPS:
+            return _RELOPS[op](_num(c.lhs, vals), _num(c.rhs, vals))
+        raise _Unknown
+    f = getattr(c, "func", None)
+    if f is sp.And:
+        unknown = False
+        for a in c.args:
+            b = _safe_bool(a, vals)
+            if b is False:
+                return False
+            if b is None:
+                unknown = True
+        if unknown:
+            raise _Unknown
+        return True
+    if f is sp.Or:
+        unknown = False
+        for a in c.args:
+            b = _safe_bool(a, vals)
+            if b is True:
+                return True
+            if b is None:
+                unknown = True
+        if unknown:
+            raise _Unknown
+        return False
+    if f is sp.Not:
+        return not _bool(c.args[0], vals)
+    raise _Unknown
+
+
+def _safe_bool(c, vals) -> Optional[bool]:
+    try:
+        return _bool(c, vals)
+    except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
+        return None
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+@dataclass
+class WarpAddresses:
+    """Addresses of one warp's active lanes.
+
+    ``status``: ok | data-dependent | unknown | inactive (no lane executes the access).
+    ``scenarios``: (weight, [byte address per active lane]) with weights summing to 1; the
+    addresses are relative to a 256-byte aligned base.
+    """
+
+    warp: int
+    status: str
+    lanes: list = field(default_factory=list)  # active Lane objects, in lane order
+    scenarios: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    sampled: bool = False
+    defaulted: bool = False  # a stated default value had to be used
+    why: str = ""
+
+
+class AddressEvaluator:
+    """Evaluates symbolic addresses of one kernel for a block shape (caches per path)."""
+
+    def __init__(self, syms: "S.Symbols", model: LaneModel, bindings: "S.Bindings",
+                 modulus: int = MODULUS):
+        self.syms = syms
+        self.model = model
+        self.b = bindings
+        self.modulus = modulus
+        self._active_cache: dict = {}
+        self._thread_syms = syms.thread_symbols
+        self._lanes = {w: model.lanes(w) for w in model.representative_warps()}
+
+    # ---------------------------------------------------------------- active lanes
+    def active_lanes(self, warp: int, path: tuple, lanes: Optional[list] = None) -> list[Lane]:
+        key = (warp, path)
+        hit = self._active_cache.get(key)
+        if hit is not None:
+            return hit
+        lanes = lanes if lanes is not None else self._lanes.get(warp) or self.model.lanes(warp)
+        conds = [self.b.bind(c) for c in path]
+        conds = [c for c in conds if c is not sp.true]
+        out = []
+        for ln in lanes:
+            vals = thread_values(self.syms, ln)
+            if all(num_bool(c, vals) is not False for c in conds):
+                out.append(ln)
+        self._active_cache[key] = out
+        return out
+
+    def thread_active(self, tid: int, path: tuple) -> Optional[bool]:
+        """Whether thread ``tid`` of the block executes under ``path``: True, False, or None
+        when a condition cannot be decided from the thread index alone."""
+        x, y, z = self.model.coords(tid)
+        vals = thread_values(self.syms, Lane(tid % 32, tid, x, y, z))
+        res = True
+        for c in path:
+            b = num_bool(self.b.bind(c), vals)
+            if b is False:
+                return False
+            if b is None:
+                res = None
+        return res
+
+    # ---------------------------------------------------------------- addresses
+    def domain(self, s) -> Optional[int]:
+        """Number of values (0..N-1) a uniform symbol takes, when known."""
+        info = self.syms.info.get(s)
+        if info is None:
+            return None
+        if info.kind == S.ITER and info.trip is not None:
+            n = S.Bindings.bind(self.b, info.trip)
+            if isinstance(n, sp.Basic) and n.is_Integer and int(n) > 0:
+                return int(n)
+        if info.kind == S.BLOCK:
+            for g, gi in self.syms.info.items():
+                if gi.kind == S.GRIDDIM and gi.component == info.component and g in self.b.values:
+                    return int(self.b.values[g])
+        return None
+
+    def evaluate(self, expr: sp.Expr, path: tuple, warps: Optional[list] = None) -> list[WarpAddresses]:
+        """Addresses (bytes) of ``expr`` for the representative warps."""
+        warps = warps if warps is not None else self.model.representative_warps()
+        notes: list[str] = []
+        e = self.b.bind(sp.expand(expr))
+        if not isinstance(e, sp.Expr) or e.has(sp.Float) or e.has(sp.zoo) or e.has(sp.nan):
+            return [WarpAddresses(w, "unknown", why="the address is not an integer expression")
+                    for w in warps]
+        # Lane-varying values read from memory: data-dependent.
+        lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & self._thread_syms]
+        if lane_data:
+            return [WarpAddresses(w, "data-dependent", why=f"the index depends on `{sp.sstr(lane_data[0])}`, "
+                                  "a value read at run time") for w in warps]
+        lane_opaque = [a for a in e.atoms(S.Opaque) if a.free_symbols & self._thread_syms]
+        if lane_opaque:
+            return [WarpAddresses(w, "unknown", why=f"the index depends on `{sp.sstr(lane_opaque[0].args[0])}`, "
+                                  "which the analysis does not model") for w in warps]
+        e, defaulted = self._apply_defaults(e, notes)
+        U, T = _split(e, self._thread_syms)
+        out = []
+        t_free = T.free_symbols - self._thread_syms
+        t_fast = _affine_coeffs(T, self.syms) if not t_free else None
+        dist = None
+        if not t_free:
+            dist = self._residues(U, notes)
+        for w in warps:
+            lanes = self.active_lanes(w, tuple(path))
+            if not lanes:
+                out.append(WarpAddresses(w, "inactive", why="no lane of this warp executes it"))
+                continue
+            if not t_free and dist is not None:
+                offs = []
+                ok = True
+                for ln in lanes:
+                    if t_fast is not None:
+                        v = t_fast[0] * ln.x + t_fast[1] * ln.y + t_fast[2] * ln.z + t_fast[3]
+                    else:
+                        v = num(T, thread_values(self.syms, ln))
+                    if v is None or not _integral(v):
+                        ok = False
+                        break
+                    offs.append(int(v))
+                if ok:
+                    sc = [(p, [r + o for o in offs]) for r, p in sorted(dist.items())]
+                    out.append(WarpAddresses(w, "ok", lanes, sc, list(notes), False, defaulted))
+                    continue
+            out.append(self._sampled(e, w, lanes, notes, defaulted))
+        return out
+
+    def _sampled(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool) -> WarpAddresses:
+        notes = list(notes)
+        mems = [a for a in e.atoms(S.MemLoad)]
+        if mems:
+            e = e.xreplace({m: sp.Integer(0) for m in mems})
+            notes.append("a value read from memory that offsets the whole warp is assumed to keep "
+                         "the access aligned")
+        atoms = sorted(e.free_symbols - self._thread_syms, key=lambda s: s.name)
+        others = [a for a in e.atoms(S.Opaque)]
+        if others:
+            return WarpAddresses(warp, "unknown", why="the index depends on values the analysis does not model")
+        rng = random.Random(1234 + warp)
+        scenarios = []
+        for k in range(SAMPLES):
+            vals = {}
+            for a in atoms:
+                n = self.domain(a)
+                if n is not None:
+                    vals[a] = (k * n) // SAMPLES + rng.randrange(max(1, n // SAMPLES))
+                else:
+                    vals[a] = rng.choice((1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 64, 100, 127, 256, 1000))
+            addrs = []
+            for ln in lanes:
+                v = num(e, {**vals, **thread_values(self.syms, ln)})
+                if v is None or not _integral(v):
+                    return WarpAddresses(warp, "unknown", why="the address could not be evaluated")
+                addrs.append(int(v))
+            base = addrs[0] - (addrs[0] % self.modulus)
+            scenarios.append((Fraction(1, SAMPLES), [a - base for a in addrs]))
+        if atoms:
+            notes.append("averaged over " + str(SAMPLES) + " sampled values of " +
+                         ", ".join(f"`{a.name}`" for a in atoms))
+        return WarpAddresses(warp, "ok", lanes, scenarios, notes, bool(atoms), defaulted)
+
+    def _apply_defaults(self, e: sp.Expr, notes: list) -> tuple[sp.Expr, bool]:
+        """Give unbound parameters their stated default where a number is needed: in the
+        thread-dependent part, or where they shift the warp by other than a multiple of 256."""
+        if not self.b.defaults:
+            return e, False
+        need = set()
+        for t in sp.Add.make_args(e):
+            fs = t.free_symbols
+            ds = {s for s in fs if s in self.b.defaults}
+            if not ds:
+                continue
+            if fs & self._thread_syms:
+                need |= ds
+                continue
+            c, _ = t.as_coeff_Mul()
+            if not (c.is_Integer and int(c) % self.modulus == 0):
+                need |= ds
+        if not need:
+            return e, False
+        for s in sorted(need, key=lambda s: s.name):
+            notes.append(self.b.describe(s))
+        return sp.expand(e.xreplace({s: self.b.defaults[s] for s in need})), True
+
+    def _residues(self, U: sp.Expr, notes: list) -> Optional[dict]:
+        """Distribution of ``U mod modulus`` (residue -> probability), or None when a
+        coefficient is not an integer."""
+        M = self.modulus
+        dist = {0: Fraction(1)}
+        aligned_note = False
+        for t in sp.Add.make_args(U):
+            c, m = t.as_coeff_Mul()
+            if not c.is_Integer:
+                return None
+            c = int(c)
+            if m == 1:
+                dist = _shift(dist, c % M, M)
+                continue
+            if c % M == 0:
+                continue
+            if m.has(S.MemLoad):
+                aligned_note = True
+                continue
+            n = self.domain(m) if m.is_Symbol else None
+            g = math.gcd(c, M)
+            period = M // g
+            if n is not None and n < 4 * period:
+                counts: dict = {}
+                for v in range(n):
+                    r = (c * v) % M
+                    counts[r] = counts.get(r, 0) + 1
+                td = {r: Fraction(k, n) for r, k in counts.items()}
+            else:
+                td = {(g * i) % M: Fraction(1, period) for i in range(period)}
+            dist = _convolve(dist, td, M)
+        if aligned_note:
+            notes.append("a value read from memory that offsets the whole warp is assumed to keep "
+                         "the access aligned")
+        return dist
+
+
+def _integral(v) -> bool:
+    if isinstance(v, int):
+        return True
+    if isinstance(v, Fraction):
+        return v.denominator == 1
+    if isinstance(v, float):
+        return v.is_integer()
+    return False
+
+
+def _shift(dist: dict, k: int, M: int) -> dict:
+    return {(r + k) % M: p for r, p in dist.items()}
+
+
+def _convolve(a: dict, b: dict, M: int) -> dict:
+    out: dict = {}
+    for r1, p1 in a.items():
+        for r2, p2 in b.items():
+            r = (r1 + r2) % M
+            out[r] = out.get(r, 0) + p1 * p2
+    return out
+
+
+def _split(e: sp.Expr, thread_syms: set) -> tuple[sp.Expr, sp.Expr]:
+    """(uniform part, thread-dependent part) of an expanded sum."""
+    U, T = [], []
+    for t in sp.Add.make_args(e):
+        (T if t.free_symbols & thread_syms else U).append(t)
+    return sp.Add(*U), sp.Add(*T)
+
+
+def _affine_coeffs(T: sp.Expr, syms: "S.Symbols") -> Optional[tuple]:
+    """(cx, cy, cz, c0) when ``T`` is an integer linear combination of the thread indices."""
+    tx, ty, tz = syms.thread["x"], syms.thread["y"], syms.thread["z"]
+    co = {tx: 0, ty: 0, tz: 0}
+    c0 = 0
+    for t in sp.Add.make_args(T):
+        c, m = t.as_coeff_Mul()
+        if not c.is_Integer:
+            return None
+        if m == 1:
+            c0 += int(c)
+        elif m in co:
+            co[m] += int(c)
+        else:
+            return None
+    return co[tx], co[ty], co[tz], c0

@@ -1,0 +1,383 @@
+"""Which values and conditions are the same for every thread of a block, and which split warps.
+
+**Block uniformity** (static, a divergence analysis on the CFG of ``analyzer/cfg.py``):
+
+- ``threadIdx`` is divergent; ``blockIdx``, ``blockDim``, ``gridDim``, ``warpSize``, constants,
+  template arguments and kernel parameters are uniform;
+- a value read from memory is uniform when its address is (``s_flag``, ``tile[0][k]``,
+  ``params[blockIdx.x]``), divergent otherwise (``in[i]`` with ``i`` per thread); per-thread
+  arrays are divergent once anything divergent is stored in them;
+- atomics, shuffles, votes, ``clock()`` and random numbers are divergent; ``__syncthreads_or/
+  _and/_count`` return the same value to every thread;
+- a variable is divergent if a definition assigns it a divergent value, or if a definition made
+  under a divergent condition meets other threads' values at a join: it is used somewhere that
+  divergent condition does not control. A definition after an early ``return`` of some threads
+  (``if (i >= n) return; int s = blockDim.x / 2;``) stays uniform: the threads that left never
+  read it. A loop counter is uniform when the loop's start, step and exits are (``for (s =
+  blockDim.x/2; s > 0; s >>= 1)``), divergent once some threads can leave early.
+
+A barrier is *divergent* when it is control dependent (transitively) on a divergent decision:
+inside a thread-dependent ``if``, in a loop with a per-thread trip count, or after a
+thread-dependent ``return``/``break``.
+
+**Warp uniformity** is decided concretely for the launch (``warp_divergence``): the kernel is
+run for the launch's blocks by the per-thread interpreter of ``analyzer/races.py`` and every
+``if`` records, per execution, how many warps had active threads on both sides.
+``threadIdx.x / 32 == 0`` splits none, ``threadIdx.x % 2`` splits every warp, and a boundary
+check ``i < n`` splits exactly the warps that straddle ``n`` (2,000 elements in 512-thread
+blocks: one warp, threads 1984..2015).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from . import ir
+from .cfg import BLOCK_BARRIER_CALLS, BRANCH, CFG, LOOP_COND, SWITCH, Node
+
+# Calls whose result differs between the threads of a block.
+DIVERGENT_CALLS_PREFIX = ("atomic", "__atomic", "__shfl", "__ballot", "__any", "__all", "__match",
+                          "__reduce_", "curand", "__activemask", "__lanemask", "clock",
+                          "__nv_atomic")
+DIVERGENT_CALLS = {"clock", "clock64", "__clock", "globaltimer", "__lane_id", "laneid",
+                   "thread_rank", "thread_index", "rand", "random", "__nanosleep", "atomicCAS",
+                   "atomicExch", "lane_id", "__shfl_sync", "__vote_sync", "__isGlobal",
+                   "__isShared", "cuda::atomic_ref"}
+# ... and those that return the same value to every thread of the block.
+BLOCK_UNIFORM_CALLS = {"__syncthreads_or", "__syncthreads_and", "__syncthreads_count",
+                       "group_index", "dim_threads", "num_threads", "size", "dim_blocks",
+                       "block_index", "block_rank", "num_blocks"}
+
+
+@dataclass
+class _Def:
+    var: object  # ir.Variable
+    node: Node
+    value: Optional[ir.Expr]  # None: the value is not modelled (treated as divergent)
+    extra: tuple = ()  # other expressions the definition depends on (an array store's index)
+
+
+class Uniformity:
+    """Block-uniformity of the values and decisions of one function."""
+
+    def __init__(self, fn: ir.Function, cfg: Optional[CFG] = None, _callees: Optional[dict] = None):
+        self.fn = fn
+        self.cfg = cfg or CFG(fn)
+        self._callee_cache = _callees if _callees is not None else {}
+        self.divergent_vars: set = set()
+        self.divergent_decisions: set = set()
+        self.reasons: dict = {}  # var or node -> why divergent (text)
+        self._defs: list[_Def] = []
+        self._uses: dict = {}  # var -> set of nodes
+        self._collect()
+        self._solve()
+
+    # ------------------------------------------------------------------ collection
+    def _collect(self) -> None:
+        for n in self.cfg.nodes:
+            st = n.stmt
+            if n.kind == "stmt" and isinstance(st, ir.DeclStmt) and st.init is not None and \
+                    st.var.storage in ("auto", "param"):
+                self._defs.append(_Def(st.var, n, st.init))
+            for e in n.exprs():
+                self._scan(e, n)
+
+    def _scan(self, e: ir.Expr, n: Node) -> None:
+        targets = set()
+        for x in e.walk():
+            if isinstance(x, ir.Assign):
+                root, idx = _root(x.target)
+                if root is not None:
+                    val = x.value if x.op == "=" else ir.BinOp(x.range, x.type, x.op[:-1], x.target, x.value)
+                    self._defs.append(_Def(root, n, val, tuple(idx)))
+                    if isinstance(x.target, ir.VarRef):
+                        targets.add(id(x.target))
+            elif isinstance(x, ir.UnaryOp) and x.op in ("pre++", "pre--", "post++", "post--"):
+                root, idx = _root(x.operand)
+                if root is not None:
+                    self._defs.append(_Def(root, n, x.operand, tuple(idx)))
+            elif isinstance(x, ir.Call):
+                for a in x.args:
+                    if isinstance(a, ir.UnaryOp) and a.op == "&":
+                        root, idx = _root(a.operand)
+                        if root is not None and not _is_memory(root):
+                            # written through the pointer by the callee: as divergent as the call
+                            self._defs.append(_Def(root, n, x, tuple(idx)))
+                    elif isinstance(a, ir.VarRef) and a.var.type.kind == "array" and not _is_memory(a.var):
+                        self._defs.append(_Def(a.var, n, x, ()))
+            elif isinstance(x, ir.VarRef) and id(x) not in targets:
+                self._uses.setdefault(x.var, set()).add(n)
+
+    # ------------------------------------------------------------------ fixed point
+    def _solve(self) -> None:
+        decisions = [n for n in self.cfg.nodes if n.kind in (BRANCH, LOOP_COND, SWITCH) and n.expr is not None]
+        controlling = {}
+        for d in self._defs:
+            if d.node not in controlling:
+                controlling[d.node] = self.cfg.controlling_decisions(d.node)
+        use_ctrl: dict = {}
+        changed = True
+        guard = 0
+        while changed and guard < 200:
+            guard += 1
+            changed = False
+            for dn in decisions:
+                if dn in self.divergent_decisions:
+                    continue
+                why = self.why_divergent(dn.expr)
+                if why is not None:
+                    self.divergent_decisions.add(dn)
+                    self.reasons[dn] = why
+                    changed = True
+            for d in self._defs:
+                v = d.var
+                if v in self.divergent_vars:
+                    continue
+                why = None
+                if d.value is None:
+                    why = f"`{v.name}` is assigned a value the analysis does not model"
+                else:
+                    w = self.why_divergent(d.value)
+                    if w is None:
+                        for x in d.extra:
+                            w = self.why_divergent(x)
+                            if w is not None:
+                                break
+                    if w is not None:
+                        why = w
+                if why is None:
+                    divs = controlling[d.node] & self.divergent_decisions
+                    for dec in divs:
+                        for u in self._uses.get(v, ()):
+                            if u not in use_ctrl:
+                                use_ctrl[u] = self.cfg.controlling_decisions(u)
+                            if dec not in use_ctrl[u] and u is not dec:
+                                why = (f"`{v.name}` is assigned under the thread-dependent condition "
+                                       f"at line {dec.line}")
+                                break
+                            if u is dec:
+                                why = (f"`{v.name}` is assigned under the thread-dependent condition "
+                                       f"at line {dec.line}")
+                                break
+                        if why:
+                            break
+                if why is not None:
+                    self.divergent_vars.add(v)
+                    self.reasons[v] = why
+                    changed = True
+
+    # ------------------------------------------------------------------ queries
+    def is_uniform(self, e: Optional[ir.Expr]) -> bool:
+        return e is None or self.why_divergent(e) is None
+
+    def why_divergent(self, e: ir.Expr) -> Optional[str]:
+        """None when ``e`` is block-uniform; else a short reason ("depends on threadIdx.x")."""
+        return self._why(e, 0)
+
+    def _why(self, e: ir.Expr, depth: int) -> Optional[str]:
+        if depth > 60:
+            return "is too complex to analyse"
+        d = depth + 1
+        if isinstance(e, ir.Builtin):
+            if e.name == "threadIdx":
+                return f"depends on threadIdx.{e.component}"
+            return None
+        if isinstance(e, (ir.Const, ir.SizeOf, ir.TemplateParam, ir.FuncRef)):
+            return None
+        if isinstance(e, ir.VarRef):
+            v = e.var
+            if v.storage == "builtin":
+                return None
+            if v in self.divergent_vars:
+                r = self.reasons.get(v, "")
+                return f"depends on `{v.name}`" + (f" ({r})" if r and not r.startswith(f"`{v.name}`") else
+                                                  (f": {r}" if r else ""))
+            return None
+        if isinstance(e, ir.Index):
+            r = self._why(e.index, d)
+            if r is not None:
+                return f"reads memory at a thread-dependent address (`index` {r})".replace("`index` ", "the index ")
+            return self._why(e.base, d)
+        if isinstance(e, ir.Member):
+            return self._why(e.base, d)
+        if isinstance(e, ir.Call):
+            return self._why_call(e, d)
+        if isinstance(e, ir.Unknown):
+            if "threadIdx" in e.text or "laneid" in e.text:
+                return "depends on threadIdx"
+        if isinstance(e, ir.Assign):
+            return self._why(e.value, d)
+        for c in e.children():
+            if c is None:
+                continue
+            r = self._why(c, d)
+            if r is not None:
+                return r
+        return None
+
+    def _why_call(self, e: ir.Call, d: int) -> Optional[str]:
+        name = e.callee
+        short = name.split("::")[-1]
+        if name in BLOCK_UNIFORM_CALLS or short in BLOCK_UNIFORM_CALLS:
+            for a in e.args:
+                pass
+            return None
+        if name in DIVERGENT_CALLS or short in DIVERGENT_CALLS or name.startswith(DIVERGENT_CALLS_PREFIX):
+            return f"is the result of `{name}()`, which differs between threads"
+        for a in e.args:
+            r = self._why(a, d)
+            if r is not None:
+                return r
+        fn = e.function
+        if fn is not None and fn.body is not None:
+            r = self._callee_divergent(fn)
+            if r is not None:
+                return f"is returned by `{fn.name}()`, which {r}"
+        return None
+
+    def _callee_divergent(self, fn: ir.Function) -> Optional[str]:
+        key = id(fn)
+        if key in self._callee_cache:
+            return self._callee_cache[key]
+        self._callee_cache[key] = None  # recursion guard: assume uniform
+        res = None
+        try:
+            u = Uniformity(fn, None, self._callee_cache)
+            for n in u.cfg.nodes:
+                if n.kind == "return" and isinstance(n.stmt, ir.Return) and n.stmt.value is not None:
+                    r = u.why_divergent(n.stmt.value)
+                    if r is not None:
+                        res = f"returns a value that {r}"
+                        break
+                    if u.cfg.controlling_decisions(n) & u.divergent_decisions:
+                        res = "returns early under a thread-dependent condition"
+                        break
+        except RecursionError:
+            res = "could not be analysed"
+        self._callee_cache[key] = res
+        return res
+
+    def decision_divergent(self, n: Node) -> bool:
+        return n in self.divergent_decisions
+
+    def divergent_controls(self, n: Node) -> list[Node]:
+        """The divergent decisions ``n`` is (transitively) control dependent on, innermost
+        (highest line) first."""
+        ds = self.cfg.controlling_decisions(n) & self.divergent_decisions
+        return sorted(ds, key=lambda x: (x.line, x.id), reverse=True)
+
+    def divergent_barriers(self) -> list[tuple[Node, Node]]:
+        """(barrier node, the divergent decision that controls it) for every block barrier
+        (or call of a function containing one) that only some threads may reach."""
+        out = []
+        for n in self.cfg.barriers():
+            ds = self.divergent_controls(n)
+            if ds:
+                out.append((n, ds[0]))
+        return out
+
+
+def _root(e: ir.Expr):
+    """The local variable an lvalue writes (``x``, ``arr[i]``, ``v.x``) and the indices used."""
+    idx = []
+    while True:
+        if isinstance(e, ir.Cast):
+            e = e.operand
+        elif isinstance(e, ir.Index):
+            idx.append(e.index)
+            e = e.base
+        elif isinstance(e, ir.Member) and not e.arrow:
+            e = e.base
+        else:
+            break
+    if isinstance(e, ir.VarRef) and e.var.storage in ("auto", "param") and \
+            (not idx or e.var.type.kind == "array"):
+        return e.var, idx
+    return None, idx
+
+
+def _is_memory(v) -> bool:
+    return v.storage in ("shared", "extern_shared", "device", "constant", "managed") or v.file_scope
+
+
+# ---------------------------------------------------------------------- warp divergence
+
+@dataclass
+class WarpSplit:
+    """How an ``if`` splits warps for the analysed launch.
+
+    ``warps_executing``/``warps_divergent`` are summed over every execution of the branch (a
+    branch in a loop counts once per iteration) and over the launch's blocks (``scope`` =
+    "launch"), or over one block when the grid is unknown (``scope`` = "block").
+    ``interleaved``: in some divergent warp the threads that take the branch are not one
+    contiguous run of lanes (``tid % 2``), as opposed to a single cut (``i < n``).
+    """
+
+    stmt: ir.If
+    block_uniform: bool
+    warps_executing: int
+    warps_divergent: int
+    interleaved: bool
+    scope: str
+    exact: bool
+    executions: int
+    unknown_executions: int
+    example_block: Optional[tuple] = None
+    example_warp: Optional[int] = None
+    example_lanes: Optional[tuple] = None
+
+    @property
+    def fraction(self) -> float:
+        return self.warps_divergent / self.warps_executing if self.warps_executing else 0.0
+
+
+@dataclass
+class DivergenceFacts:
+    branches: dict = field(default_factory=dict)  # id(ir.If) -> WarpSplit
+    complete: bool = True
+    whole_grid: bool = False
+    blocks: int = 0
+
+    def at_line(self, line: int) -> list[WarpSplit]:
+        return [b for b in self.branches.values() if b.stmt.range.line == line]
+
+
+def warp_divergence(kernel: ir.Function, block: tuple, grid: Optional[tuple], params: dict,
+                    uni: Optional[Uniformity] = None) -> DivergenceFacts:
+    """Run the kernel over the launch and measure every ``if`` (see :class:`WarpSplit`)."""
+    from .races import branch_divergence
+
+    uni = uni or Uniformity(kernel)
+    sim, whole = branch_divergence(kernel, block, grid, params, uniform=_uniform_fn(uni))
+    out = DivergenceFacts(complete=sim.complete, whole_grid=whole, blocks=len(sim.ts.blocks))
+    for st in sim.branches.values():
+        node = uni.cfg.node_of(st.stmt)
+        bu = node is not None and not uni.decision_divergent(node)
+        out.branches[id(st.stmt)] = WarpSplit(
+            st.stmt, bu, st.warps_executing, st.warps_divergent, st.interleaved,
+            "launch" if grid else "block", whole and sim.complete and st.unknown == 0,
+            st.executions, st.unknown, st.example_block, st.example_warp, st.example_lanes)
+    return out
+
+
+def _uniform_fn(uni: Uniformity):
+    """A predicate for the interpreter: is this condition (of the kernel, or of an inlined
+    device function) block-uniform?"""
+    own: set = set()
+    for n in uni.cfg.nodes:
+        for e in n.exprs():
+            own.add(id(e))
+
+    def f(e: ir.Expr) -> bool:
+        if id(e) in own:
+            return uni.is_uniform(e)
+        # an expression of an inlined callee: uniform only if it is built from constants,
+        # launch dimensions and block indices alone
+        for x in e.walk():
+            if isinstance(x, ir.Builtin) and x.name == "threadIdx":
+                return False
+            if isinstance(x, (ir.VarRef, ir.Index, ir.Call, ir.Unknown)):
+                return False
+        return True
+
+    return f

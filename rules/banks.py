@@ -1,0 +1,175 @@
+"""CL3xx: shared-memory bank conflicts and warp-synchronous shared-memory code."""
+from __future__ import annotations
+
+import re
+
+from ..analyzer.banks import padding_for, shared_cost
+from .coalescing import _accesses, _assumed, _confident, _grouped, _kinds, _n, _site, _text
+from .context import RuleContext
+from .diagnostic import Edit, Fix, Location, Related
+from .registry import RULES, rule
+
+
+@rule(
+    "CL301", "shared-bank-conflict", "warning",
+    "Shared-memory access whose lanes collide in the same bank (n-way conflict)",
+    what="Evaluates each shared-memory access for the 32 lanes of a warp and counts the "
+         "wavefronts the request needs: the largest number of distinct 4-byte words any one of "
+         "the 32 banks must deliver (lanes reading the same word are served together; 8- and "
+         "16-byte accesses are served in half- and quarter-warp passes). Reports accesses that "
+         "need at least `min_ways` times the conflict-free number. For a 2-D tile it computes "
+         "the padding of the last dimension that removes the conflict and offers it as a fix.",
+    why="Bank conflicts serialise the request: a 32-way conflict (reading a column of a "
+        "`float tile[32][32]`) takes 32 times as long as a conflict-free access.",
+    example="""
+__global__ void transpose(const float* in, float* out) {
+    __shared__ float tile[32][32];
+    tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+    __syncthreads();
+    out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];  // 32-way
+}""",
+    how_to_fix="Pad the tile so that a column spreads over all banks (`float tile[32][33]`), "
+               "change which thread index selects the row, or (for strided 1-D accesses) "
+               "permute the indices (e.g. XOR swizzling).",
+    options={"min_ways": 2.0, "warning_ways": 4.0},
+)
+def bank_conflict(ctx: RuleContext):
+    me = RULES["CL301"]
+    min_ways = float(ctx.option(me, "min_ways"))
+    warn_ways = float(ctx.option(me, "warning_ways"))
+
+    def pred(a):
+        return (a.space == "shared" and a.ways is not None and a.pattern not in ("data-dependent", "unknown")
+                and a.ways >= min_ways - 1e-9)
+
+    seen = set()
+    for k, g in _grouped(ctx, pred):
+        a = max(g, key=lambda x: x.ways)
+        site = _site(ctx, a)
+        ways = a.ways
+        msg = (f"{_n(ways)}-way bank conflict: shared {_kinds(g)} `{_text(ctx, a)}` needs "
+               f"{_n(a.wavefronts_per_request)} wavefronts per request "
+               f"({_n(a.min_wavefronts)} without conflicts){_assumed(a)}")
+        fix = None
+        pad_info = _padding(ctx, k, a)
+        if pad_info is not None:
+            fix, new_decl = pad_info
+            msg += f"; declaring the array `{new_decl}` removes it"
+        sev = "warning" if (_confident(a) and ways >= warn_ways - 1e-9) else "info"
+        key = (site.line, site.column, msg)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield ctx.diag(me, site, msg, kernel=k.name, fix=fix, severity=sev)
+
+
+def _padding(ctx: RuleContext, k, a):
+    var = a.variable
+    if var is None or a.event is None or a.event.dims is None or var.type.kind != "array":
+        return None
+    extents = var.type.array_extents()
+    if len(extents) < 2 or any(e is None for e in extents):
+        return None
+    tab = k.extra.get("accesses")
+    ev = getattr(tab, "evaluator", None)
+    target = getattr(tab, "target", None)
+    if ev is None:
+        return None
+    same = [x.event for x in _accesses(k) if x.variable is var and x.event is not None]
+    banks = (target.shared_memory_banks if target else 32) or 32
+    width = (target.bank_width_bytes if target else 4) or 4
+
+    def cost_of(expr, path, elem_bytes):
+        return shared_cost(ev.evaluate(expr, path), elem_bytes, banks, width)
+
+    pad = padding_for(same, extents, cost_of, banks)
+    if pad is None:
+        return None
+    edit = _extent_edit(ctx, var, pad)
+    if edit is None:
+        return None
+    e, new_text = edit
+    new_decl = var.name + "".join(f"[{x}]" for x in extents[:-1]) + f"[{new_text}]"
+    return Fix(f"pad `{var.name}` to {new_decl}", (e,)), new_decl
+
+
+def _extent_edit(ctx: RuleContext, var, pad: int):
+    """An edit replacing the last extent in ``var``'s declaration by one ``pad`` larger."""
+    lines = ctx.analysis.source_lines
+    r = var.range
+    pat = re.compile(r"\b" + re.escape(var.name) + r"\s*((?:\[[^\[\]]*\]\s*)+)")
+    for ln in range(max(r.line, 1), min(max(r.end_line, r.line), len(lines)) + 1):
+        text = lines[ln - 1]
+        m = pat.search(text)
+        if not m:
+            continue
+        groups = list(re.finditer(r"\[([^\[\]]*)\]", m.group(1)))
+        if not groups:
+            return None
+        last = groups[-1]
+        start = m.start(1) + last.start(1)
+        end = m.start(1) + last.end(1)
+        content = text[start:end]
+        s = content.strip()
+        if re.fullmatch(r"\d+[uU]?", s):
+            new = str(int(s.rstrip("uU")) + pad)
+        else:
+            new = f"{s} + {pad}"
+        return Edit(Location(ln, start + 1), Location(ln, end + 1), new), new
+    return None
+
+
+@rule(
+    "CL302", "warp-synchronous-shared-memory", "warning",
+    "Shared-memory code confined to one warp that relies on lockstep execution",
+    what="Finds code that only the threads of one warp execute (e.g. `if (tid < 32)`, the last "
+         "warp of a tree reduction) and that reads a shared-memory word another lane of that warp "
+         "wrote earlier in the same code, with no `__syncwarp()` in between and without "
+         "`volatile`.",
+    why="Threads of a warp are not guaranteed to execute in lockstep (independent thread "
+        "scheduling since Volta), and without `volatile` the compiler may keep the shared value "
+        "in a register: the reading lane can see a stale value. The classic unrolled "
+        "last-warp reduction silently returns wrong sums.",
+    example="""
+if (tid < 32) {
+    s[tid] += s[tid + 32];
+    s[tid] += s[tid + 16];   // reads the value lane tid+16 wrote one line above
+    s[tid] += s[tid + 8];
+}""",
+    how_to_fix="Put `__syncwarp()` between the steps (reading into a register first), or use "
+               "warp shuffles (`__shfl_down_sync`) for the last 32 values; `volatile` alone only "
+               "stops register caching and is not enough on sm_70 and newer.",
+)
+def warp_synchronous(ctx: RuleContext):
+    me = RULES["CL302"]
+    seen = set()
+    for k in ctx.kernels:
+        tab = k.extra.get("accesses")
+        for h in getattr(tab, "hazards", []) or []:
+            load, store = h.load, h.store
+            r = load.node.range
+            site = _site(ctx, _Shim(load))
+            key = (site.line, site.column)
+            if key in seen:
+                continue
+            seen.add(key)
+            arr = load.array
+            txt = ctx.source_text(r) if r.line == r.end_line else f"{arr}[...]"
+            where = "in the previous iteration" if h.across_iterations else f"at line {store.node.range.line}"
+            msg = (f"warp-synchronous shared-memory code: `{txt or arr}` reads a word another lane "
+                   f"of warp {h.warp} wrote {where} with no __syncwarp() in between and `{arr}` is "
+                   "not volatile; this relies on the warp executing in lockstep")
+            related = ()
+            sr = store.node.range
+            if sr.file and sr.line:
+                related = (Related(ctx.path, Location(sr.line, max(sr.column, 1)),
+                                   "the other lane's write"),)
+            yield ctx.diag(me, site, msg, kernel=k.name, related=related)
+
+
+class _Shim:
+    """Adapts an AccessEvent to what _site expects."""
+
+    def __init__(self, ev):
+        self.range = ev.node.range
+        self.event = ev

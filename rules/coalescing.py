@@ -1,0 +1,204 @@
+"""CL2xx: global-memory coalescing (uncoalesced, misaligned and data-dependent accesses).
+
+The numbers come from ``analyzer/accesses.py`` (sectors per warp request, efficiency, the
+pattern). A warning is only given when the pattern is known and the figures do not rest on
+a guessed value; with a stated default (an unknown parameter) or sampled values the finding
+is downgraded to info and says what was assumed. A data-dependent index is never called
+uncoalesced: CL203 says it cannot be known.
+"""
+from __future__ import annotations
+
+import os
+
+from .context import RuleContext
+from .registry import RULES, rule
+
+
+def _accesses(k):
+    tab = k.extra.get("accesses")
+    return list(tab) if tab is not None else []
+
+
+def _site(ctx: RuleContext, a):
+    """Where to report an access: its own range when it is in the checked file, else the
+    line of the call that leads to it."""
+    r = a.range
+    if r is not None and r.file and os.path.abspath(r.file) != os.path.abspath(ctx.path):
+        ev = a.event
+        if ev is not None and ev.call_lines:
+            from ..analyzer.ir import SourceRange
+            line = ev.call_lines[0]
+            return SourceRange(ctx.path, line, 1, line, 2)
+    return r
+
+
+def _text(ctx: RuleContext, a) -> str:
+    t = ctx.source_text(a.range) if a.range is not None and a.range.line == a.range.end_line else ""
+    return t or f"{a.array}[{a.index}]"
+
+
+def _kinds(group) -> str:
+    kinds = sorted({a.kind for a in group})
+    return "load and store" if len(kinds) == 2 else kinds[0]
+
+
+def _grouped(ctx: RuleContext, pred):
+    """Accesses satisfying ``pred``, grouped by source expression (a `+=` is one finding)."""
+    for k in ctx.kernels:
+        groups: dict = {}
+        for a in _accesses(k):
+            if a.atomic or not pred(a):
+                continue
+            key = (a.line, a.column, a.end_line, a.end_column)
+            groups.setdefault(key, []).append(a)
+        for g in groups.values():
+            yield k, g
+
+
+def _pct(v) -> str:
+    return f"{100 * v:.1f}".rstrip("0").rstrip(".") + "%"
+
+
+def _n(v) -> str:
+    return f"{v:.2f}".rstrip("0").rstrip(".")
+
+
+def _assumed(a) -> str:
+    notes = [n for n in a.assumptions if ("assumed" in n or "sampled" in n or "__launch_bounds__" in n)
+             and not n.startswith("offset of member")]
+    return f" [{'; '.join(notes)}]" if notes else ""
+
+
+def _confident(a) -> bool:
+    """The figures rest on no guessed value: no default, no sampling, a known block shape."""
+    return bool(a.exact and not a.launch_assumed)
+
+
+@rule(
+    "CL201", "uncoalesced-global-access", "warning",
+    "Global access whose warp touches many more sectors than a contiguous access would",
+    what="Evaluates the address of each global load and store for the 32 lanes of a warp (for "
+         "the kernel's block shape) and reports strided and column accesses: those whose warp "
+         "request touches at least `min_ratio` times as many 32-byte sectors as the same lanes "
+         "would reading consecutive elements. The message gives the sectors per request and the "
+         "fraction of fetched bytes the kernel uses.",
+    why="Global memory is read in 32-byte sectors. When neighbouring lanes are far apart (a "
+        "column of a row-major matrix, an array of structs, a stride), every lane costs its own "
+        "sector and most of each fetched sector is thrown away: a column read of floats uses "
+        "12.5 % of the bandwidth it consumes.",
+    example="""
+__global__ void column_sum(const float* a, float* out, int width) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    out[row] = a[row * width];   // lanes are `width` floats apart: 32 sectors per request
+}""",
+    how_to_fix="Make `threadIdx.x` index the fastest-varying (contiguous) dimension: swap the "
+               "loop/thread roles, transpose through a shared-memory tile, or store structures of "
+               "arrays instead of arrays of structures.",
+    options={"min_ratio": 2.0, "warning_efficiency": 0.5},
+)
+def uncoalesced(ctx: RuleContext):
+    me = RULES["CL201"]
+    min_ratio = float(ctx.option(me, "min_ratio"))
+    warn_eff = float(ctx.option(me, "warning_efficiency"))
+
+    def pred(a):
+        return (a.space == "global" and a.pattern == "strided" and a.sectors_per_request is not None
+                and a.contiguous_sectors and a.sectors_per_request >= min_ratio * a.contiguous_sectors - 1e-9)
+
+    seen = set()
+    for k, g in _grouped(ctx, pred):
+        a = max(g, key=lambda x: x.sectors_per_request)
+        site = _site(ctx, a)
+        stride = f"neighbouring lanes are {a.stride} elements apart" if a.stride is not None else \
+            "the lanes' addresses are scattered"
+        unit = "sectors" if (a.cost is None or getattr(a.cost, "unit_bytes", 32) == 32) else "128-byte lines"
+        msg = (f"uncoalesced global {_kinds(g)} `{_text(ctx, a)}`: {stride}; "
+               f"{_n(a.sectors_per_request)} {unit} per request where contiguous elements would "
+               f"need {_n(a.contiguous_sectors)}, {_pct(a.efficiency)} of the fetched bytes used"
+               f"{_assumed(a)}")
+        sev = "warning" if (_confident(a) and a.efficiency is not None and a.efficiency <= warn_eff + 1e-9) else "info"
+        key = (site.line, site.column, msg)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield ctx.diag(me, site, msg, kernel=k.name, severity=sev)
+
+
+@rule(
+    "CL202", "misaligned-global-access", "info",
+    "Contiguous global access that starts off a sector boundary",
+    what="Reports global accesses whose lanes read consecutive elements but whose warp request "
+         "straddles one more sector (or line) than an aligned access would, e.g. `in[i + 1]` "
+         "with a 32-aligned `i`: 5 sectors instead of 4.",
+    why="Every extra sector is fetched for a few useful bytes; the warp's request is larger "
+        "than needed. On sm_2x with L1 caching the penalty is a whole extra 128-byte line "
+        "(50 % efficiency).",
+    example="""
+__global__ void shift(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i + 1];   // 5 sectors per request, 80 % efficiency
+}""",
+    how_to_fix="Offset the thread index rather than the data (start blocks on a 32-element "
+               "boundary), pad rows to a multiple of 32 elements (cudaMallocPitch), or read the "
+               "shifted element from a neighbouring lane with `__shfl_down_sync`.",
+    options={"warning_ratio": 1.5},
+)
+def misaligned(ctx: RuleContext):
+    me = RULES["CL202"]
+    warn_ratio = float(ctx.option(me, "warning_ratio"))
+
+    def pred(a):
+        # Misaligned in every request: a sliding window (`x[i + t]` over t) that is aligned for
+        # some t is the algorithm's shape, not a fixable offset.
+        return (a.space == "global" and a.pattern == "misaligned" and a.sectors_per_request is not None
+                and a.contiguous_sectors and a.min_sectors is not None
+                and a.min_sectors > a.contiguous_sectors + 1e-9)
+
+    seen = set()
+    for k, g in _grouped(ctx, pred):
+        a = max(g, key=lambda x: x.sectors_per_request)
+        site = _site(ctx, a)
+        ratio = a.sectors_per_request / a.contiguous_sectors
+        msg = (f"misaligned global {_kinds(g)} `{_text(ctx, a)}`: {_n(a.sectors_per_request)} sectors "
+               f"per request instead of {_n(a.contiguous_sectors)} for aligned consecutive elements, "
+               f"{_pct(a.efficiency)} efficiency{_assumed(a)}")
+        sev = "warning" if (_confident(a) and ratio >= warn_ratio - 1e-9) else "info"
+        key = (site.line, site.column, msg)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield ctx.diag(me, site, msg, kernel=k.name, severity=sev)
+
+
+@rule(
+    "CL203", "data-dependent-global-access", "info",
+    "Global access whose index is read from memory: coalescing cannot be known",
+    what="Reports global loads and stores whose address depends on a value read at run time "
+         "(a gather `a[idx[i]]`, a pointer loaded from memory). Whether such an access "
+         "coalesces depends on the data, so cudalint does not guess.",
+    why="Indirect accesses are coalesced only if the indices happen to be close together for "
+        "neighbouring lanes; with random indices every lane costs its own sector (12.5 % "
+        "efficiency for floats).",
+    example="""
+__global__ void gather(const float* a, const int* idx, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a[idx[i]];   // depends on the contents of idx
+}""",
+    how_to_fix="Nothing to fix if the indices are known to be clustered. Otherwise sort or "
+               "bucket the indices so that neighbouring threads read neighbouring elements, or "
+               "measure the sectors per request with Nsight Compute (`cudalint validate`).",
+)
+def data_dependent(ctx: RuleContext):
+    me = RULES["CL203"]
+    seen = set()
+    for k, g in _grouped(ctx, lambda a: a.space == "global" and a.pattern == "data-dependent"):
+        a = g[0]
+        site = _site(ctx, a)
+        why = a.why or "the index depends on a value read at run time"
+        msg = (f"global {_kinds(g)} `{_text(ctx, a)}` is data-dependent: {why}; its coalescing "
+               "cannot be determined statically")
+        key = (site.line, site.column, msg)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield ctx.diag(me, site, msg, kernel=k.name)

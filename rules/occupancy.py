@@ -1,0 +1,238 @@
+"""CL4xx: occupancy and launch resources (registers, shared memory, block size)."""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from ..analyzer import ir
+from .context import RuleContext
+from .registry import RULES, rule
+
+_KNOWN_SOURCES = ("command-line", "launch-site", "launch-bounds")
+
+
+@rule(
+    "CL401", "low-occupancy", "warning",
+    "Theoretical occupancy of a kernel's launch is below the threshold",
+    what="Computes the kernel's theoretical occupancy (resident warps per SM over the maximum) "
+         "for its launch configuration with NVIDIA's algorithm, from the registers ptxas "
+         "reports (or an estimate, said so) and the kernel's shared memory, and reports it when it "
+         "is below `min_occupancy` (50 % by default). The message names the limiting resource "
+         "and the change that reaches the next step, e.g. \"≤ 32 registers per thread "
+         "(`__launch_bounds__` or `-maxrregcount`) fits 2 more blocks\". Only launches whose "
+         "configuration is known (a launch site in the file, `--block`, or `__launch_bounds__`) "
+         "are checked, never the 256-thread default guess.",
+    why="Few resident warps leave the SM little to switch to while warps wait on memory, so "
+        "global-memory latency is exposed. Registers and shared memory are allocated per block "
+        "from a fixed per-SM budget: a kernel that takes a little too much of either loses a "
+        "whole block (seed section 5.5: 'memory is a limiting factor to parallelism').",
+    example="""
+__global__ void heavy(const float* in, float* out) {
+    float acc[120];                 // 127 registers per thread
+    // ...
+}
+// heavy<<<n / 256, 256>>>(in, out);  -> 2 blocks per SM, 25 % occupancy on sm_90""",
+    how_to_fix="Do what the message suggests for the limiting resource: cap registers with "
+               "`__launch_bounds__(threads, minBlocks)` or `-maxrregcount` (watch for spills), "
+               "use smaller shared-memory tiles (or fewer stages), or change the block size. "
+               "Occupancy is a means, not a goal: a kernel with enough instruction-level "
+               "parallelism can run well below 50 %; raise `min_occupancy` or ignore the rule "
+               "for such kernels.",
+    options={"min_occupancy": 0.5},
+)
+def low_occupancy(ctx: RuleContext):
+    me = RULES["CL401"]
+    threshold = _fraction(ctx.option(me, "min_occupancy"), 0.5)
+    for k in ctx.kernels:
+        occ = k.extra.get("occupancy")
+        res = k.extra.get("resources")
+        if occ is None or res is None or occ.launch_source not in _KNOWN_SOURCES:
+            continue
+        r = occ.result
+        if r.can_launch and r.occupancy < threshold:
+            where = _launch_where(k)
+            msg = _low_message(k.name, r, res, occ, threshold, where)
+            yield ctx.diag(me, _kernel_range(ctx, k.function), msg, kernel=k.name,
+                           severity="info" if res.is_estimate else None)
+        for so in occ.other_sites:
+            o = so.result
+            if o.can_launch and o.occupancy < threshold and _in_file(ctx, so.site.range):
+                steps = _steps_for(ctx, o, res)
+                msg = _low_message(k.name, o, res, None, threshold, "", steps)
+                yield ctx.diag(me, so.site.range, msg, kernel=k.name,
+                               severity="info" if res.is_estimate else None)
+
+
+@rule(
+    "CL402", "block-size-not-warp-multiple", "warning",
+    "Block size at a launch site is not a multiple of the warp size",
+    what="Reports a launch site whose block (the product of its dimensions, after constant "
+         "propagation through the host code) is not a multiple of the warp size (32), and how "
+         "many lanes of the last warp stay idle.",
+    why="Threads are scheduled in warps of 32. A block of 100 threads occupies 4 warps, the "
+        "last with only 4 active lanes: 28 of 128 lanes (22 %) do nothing, yet the block holds "
+        "the warp slots, registers and scheduler time of 4 full warps.",
+    example="""
+__global__ void k(float* x);
+k<<<n / 100, 100>>>(x);   // 4 warps per block, 28 lanes idle""",
+    how_to_fix="Use a multiple of 32 threads per block (96 or 128 here) and guard the excess "
+               "threads with a bounds check (`if (i < n)`).",
+)
+def block_not_warp_multiple(ctx: RuleContext):
+    me = RULES["CL402"]
+    tu = ctx.analysis.tu
+    if tu is None:
+        return
+    ws = ctx.target.warp_size
+    for site in tu.launches:
+        if site.block is None or not _in_file(ctx, site.range):
+            continue
+        threads = site.block[0] * site.block[1] * site.block[2]
+        if threads % ws == 0 or threads > ctx.target.max_threads_per_block:
+            continue  # an impossible block is CL403's
+        warps = -(-threads // ws)
+        idle = warps * ws - threads
+        lo, hi = (threads // ws) * ws, warps * ws
+        better = f"{hi}" if lo == 0 else f"{lo} or {hi}"
+        dims = "x".join(map(str, site.block))
+        msg = (f"block of {threads} threads ({dims}) launching `{site.kernel}` is not a multiple of "
+               f"the warp size ({ws}): each block occupies {warps} warps and {idle} of its "
+               f"{warps * ws} lanes ({100.0 * idle / (warps * ws):.1f}%) stay idle; use {better} threads")
+        yield ctx.diag(me, site.range, msg, kernel=site.kernel)
+
+
+@rule(
+    "CL403", "launch-cannot-run", "error",
+    "A launch configuration that cannot run on the target",
+    what="Reports a launch whose block cannot be resident on one SM at all: more threads per "
+         "block than the target allows (1024 from sm_20), more shared memory per block (static + "
+         "dynamic + the driver's reservation) than the per-block maximum (opt-in included), or "
+         "more registers per block (registers per thread × threads, allocated per warp) than "
+         "the SM's register file holds per block.",
+    why="The launch fails at run time with `cudaErrorInvalidConfiguration` or "
+        "`cudaErrorLaunchOutOfResources` ('too many resources requested for launch'); without an "
+        "error check after the launch the kernel silently does nothing.",
+    example="""
+__global__ void k(float* x);
+k<<<n / 2048, 2048>>>(x);   // 2048 threads per block > 1024""",
+    how_to_fix="Use at most 1024 threads per block, less shared memory per block (or the "
+               "`cudaFuncAttributeMaxDynamicSharedMemorySize` opt-in up to the target's "
+               "maximum), or fewer registers per thread (`__launch_bounds__(threads)` makes "
+               "ptxas fit the block).",
+)
+def launch_cannot_run(ctx: RuleContext):
+    me = RULES["CL403"]
+    from ..analyzer.occupancy import compute_occupancy
+
+    for k in ctx.kernels:
+        occ = k.extra.get("occupancy")
+        res = k.extra.get("resources")
+        if occ is None or res is None or occ.launch_source not in _KNOWN_SOURCES:
+            continue
+        cases = []
+        if not occ.result.can_launch:
+            site = k.launch.site if occ.launch_source == "launch-site" else None
+            cases.append((occ.result, site))
+        for so in occ.other_sites:
+            if not so.result.can_launch:
+                cases.append((so.result, so.site))
+        for r, site in cases:
+            # 48 KB of *static* shared memory is CL103's (a compile error, whatever the launch)
+            moved = compute_occupancy(ctx.target, r.threads_per_block, r.registers_per_thread, 0,
+                                      r.static_smem + r.dynamic_smem)
+            if moved.can_launch and r.static_smem > ctx.target.max_shared_memory_per_block:
+                continue
+            bad = [x for x in ("warps", "registers", "shared_memory") if r.block_limits.get(x) == 0]
+            only_regs = bad == ["registers"]
+            where = site.range if site is not None and _in_file(ctx, site.range) else _kernel_range(ctx, k.function)
+            how = {"command-line": "--block", "launch-bounds": "__launch_bounds__"}.get(occ.launch_source)
+            origin = f" (from {how})" if how and site is None else ""
+            msg = (f"launch of `{k.name}` with {r.threads_per_block} threads per block{origin} cannot run "
+                   f"on {ctx.target.arch}: " + "; ".join(r.launch_errors))
+            if only_regs and res.is_estimate:
+                msg += f" (registers per thread are an estimate: {res.registers})"
+            yield ctx.diag(me, where, msg, kernel=k.name,
+                           severity="warning" if (only_regs and res.is_estimate) else None)
+
+
+# --------------------------------------------------------------------------- helpers
+def _fraction(v, default: float) -> float:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return default
+    return f / 100.0 if f > 1.0 else f
+
+
+def _in_file(ctx: RuleContext, r: ir.SourceRange) -> bool:
+    return bool(r.file) and os.path.abspath(r.file) == os.path.abspath(ctx.path)
+
+
+def _kernel_range(ctx: RuleContext, fn: ir.Function) -> ir.SourceRange:
+    """The first line of the kernel's definition (not the whole body)."""
+    r = fn.range
+    lines = ctx.analysis.source_lines
+    end = len(lines[r.line - 1]) + 1 if 1 <= r.line <= len(lines) else r.column + 1
+    return ir.SourceRange(r.file, r.line, r.column, r.line, max(end, r.column + 1))
+
+
+def _launch_where(k) -> str:
+    lc = k.launch
+    if lc.source == "launch-site" and lc.site is not None:
+        return f"launched at line {lc.site.range.line}"
+    if lc.source == "command-line":
+        return "block from --block"
+    if lc.source == "launch-bounds":
+        return "block from __launch_bounds__"
+    return ""
+
+
+def _steps_for(ctx: RuleContext, r, res) -> list:
+    from ..analyzer.occupancy import next_step
+
+    try:
+        return next_step(ctx.target, r.threads_per_block, r.registers_per_thread,
+                         r.static_smem + r.dynamic_smem).steps
+    except Exception:
+        return []
+
+
+def _pick_step(steps: list, limiters: list[str]):
+    want = [{"registers": "registers", "shared_memory": "shared_memory", "warps": "threads",
+             "blocks": "threads"}.get(x) for x in limiters]
+    for w in want:
+        for s in steps:
+            if s.resource == w:
+                return s
+    return steps[0] if steps else None
+
+
+def _limiter_text(r, res, lim: str) -> str:
+    if lim == "registers":
+        src = "estimated, no ptxas" if res.is_estimate else "ptxas"
+        return f"registers ({r.registers_per_thread} per thread, {src})"
+    if lim == "shared_memory":
+        return (f"shared memory ({r.static_smem + r.dynamic_smem} B per block, "
+                f"{r.smem_allocated_per_block} B allocated)")
+    if lim == "warps":
+        return f"warps per SM ({r.warps_per_block} per block)"
+    if lim == "blocks":
+        return "block slots per SM"
+    if lim == "barriers":
+        return "block barriers"
+    return lim
+
+
+def _low_message(name: str, r, res, occ, threshold: float, where: str, steps: Optional[list] = None) -> str:
+    lims = " and ".join(_limiter_text(r, res, x) for x in r.limiters) or "nothing"
+    msg = (f"`{name}`: {r.occupancy * 100:.1f}% theoretical occupancy on {r.arch} "
+           f"({r.active_blocks_per_sm} blocks of {r.threads_per_block} threads = "
+           f"{r.active_warps_per_sm} of {r.max_warps_per_sm} warps per SM"
+           + (f", {where}" if where else "") + f"), below {threshold * 100:g}%; limited by {lims}")
+    steps = steps if steps is not None else (occ.next_steps if occ is not None else [])
+    st = _pick_step(steps, r.limiters)
+    if st is not None:
+        msg += f"; {st.message}"
+    if res.is_estimate:
+        msg += f" - registers per thread are an ESTIMATE ({res.registers}): no ptxas report"
+    return msg

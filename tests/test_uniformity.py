@@ -1,0 +1,234 @@
+"""Block uniformity (static) and warp divergence for a launch (analyzer/uniformity.py)."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from cudalint.analyzer import ir
+from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
+from cudalint.analyzer.uniformity import Uniformity, warp_divergence
+
+
+def lower(tmp_path, src: str):
+    p = tmp_path / "k.cu"
+    p.write_text(textwrap.dedent(src))
+    fa = analyze_file(str(p), AnalysisOptions())
+    assert fa.error is None, fa.error
+    return fa
+
+
+def var(fn: ir.Function, name: str) -> ir.Variable:
+    return next(v for v in fn.locals + fn.params if v.name == name)
+
+
+def ifs(fn: ir.Function) -> list[ir.If]:
+    return [s for s in fn.statements() if isinstance(s, ir.If)]
+
+
+KERNEL = """
+__global__ void k(const float* in, float* out, int n, int flag)
+{
+    __shared__ float s[256];
+    __shared__ int s_flag;
+    unsigned int tid = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * 16;
+    float x = in[i];
+    float b = in[blockIdx.x];
+    int mixed = 0;
+    if (tid < 16)
+        mixed = 1;
+    int any = __syncthreads_or(tid == 3);
+    if (tid == 0)
+        s_flag = flag;
+    __syncthreads();
+    for (unsigned int st = blockDim.x / 2; st > 0; st >>= 1) {
+        if (tid < st)
+            s[tid] += s[tid + st];
+        __syncthreads();
+    }
+    for (int j = tid; j < n; j += blockDim.x)
+        out[j] = 0.0f;
+    if (s_flag) out[0] = b + row + any + mixed + x;
+}
+"""
+
+
+def test_values_uniform_or_not(tmp_path):
+    fa = lower(tmp_path, KERNEL)
+    f = fa.tu.function("k")
+    u = Uniformity(f)
+    div = {v.name for v in u.divergent_vars}
+    # thread-dependent: threadIdx, values loaded at per-thread addresses, per-thread loop
+    # counters, a variable assigned under a thread-dependent condition
+    assert {"tid", "i", "x", "mixed", "j"} <= div
+    # uniform: blockIdx arithmetic, a load at a uniform address, a block-wide vote, the
+    # counter of the tree reduction
+    for name in ("row", "b", "any", "st", "n", "flag"):
+        assert name not in div, (name, u.reasons.get(var(f, name)))
+    assert "threadIdx.x" in u.reasons[var(f, "tid")]
+    assert "line 12" in u.reasons[var(f, "mixed")]
+
+
+def test_conditions(tmp_path):
+    fa = lower(tmp_path, KERNEL)
+    f = fa.tu.function("k")
+    u = Uniformity(f)
+    conds = {s.range.line: s.cond for s in ifs(f)}
+    assert not u.is_uniform(conds[12])          # tid < 16
+    assert not u.is_uniform(conds[19])          # tid < st
+    assert u.is_uniform(conds[25])              # s_flag: one shared word, same for all
+    loops = [s for s in f.statements() if isinstance(s, ir.Loop)]
+    assert u.is_uniform(loops[0].cond)          # st > 0
+    assert not u.is_uniform(loops[1].cond)      # j < n with j = tid + ...
+    assert u.why_divergent(conds[12]) == "depends on `tid` (depends on threadIdx.x)"
+    # the two barriers are reached by every thread
+    assert u.divergent_barriers() == []
+
+
+def test_early_exit_keeps_later_values_uniform_but_barriers_divergent(tmp_path):
+    fa = lower(tmp_path, """
+    __global__ void k(float* d, int n, int rounds)
+    {
+        __shared__ float s[256];
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i >= n)
+            return;
+        int half = blockDim.x / 2;
+        s[threadIdx.x] = d[i];
+        __syncthreads();
+        for (int r = 0; r < rounds; ++r) {
+            if (d[r * 256 + threadIdx.x] == 0.0f)
+                break;
+            __syncthreads();
+        }
+        int after = 0;
+        for (int r = 0; r < rounds; ++r) {
+            if (d[r] == 0.0f)
+                break;
+            after = r;
+        }
+        d[i] = s[half] + after;
+    }
+    """)
+    f = fa.tu.function("k")
+    u = Uniformity(f)
+    div = {v.name for v in u.divergent_vars}
+    assert "half" not in div          # defined after the early return: the leavers never read it
+    assert "after" not in div         # the second loop's break depends on d[r]: uniform address
+    bars = u.divergent_barriers()
+    assert sorted(b.line for b, _ in bars) == [10, 14]
+    reasons = {b.line: d.line for b, d in bars}
+    assert reasons[10] == 6           # the early return
+    assert reasons[14] == 12          # the data-dependent break of the same loop
+
+
+def test_loop_counter_divergent_after_thread_dependent_break(tmp_path):
+    fa = lower(tmp_path, """
+    __global__ void k(int* d)
+    {
+        int c = 0;
+        for (c = 0; c < 8; ++c) {
+            if (d[threadIdx.x * 8 + c] < 0)
+                break;
+        }
+        d[threadIdx.x] = c;
+    }
+    """)
+    f = fa.tu.function("k")
+    u = Uniformity(f)
+    assert var(f, "c") in u.divergent_vars
+
+
+def test_device_function_return_uniformity(tmp_path):
+    fa = lower(tmp_path, """
+    __device__ int lane() { return threadIdx.x % 32; }
+    __device__ int twice(int v) { return 2 * v; }
+    __global__ void k(int* d, int n)
+    {
+        int a = twice(n);
+        int b = lane();
+        int c = twice(threadIdx.x);
+        d[threadIdx.x] = a + b + c;
+    }
+    """)
+    f = fa.tu.function("k")
+    u = Uniformity(f)
+    div = {v.name for v in u.divergent_vars}
+    assert div == {"b", "c"}
+    assert "lane()" in u.reasons[var(f, "b")]
+
+
+DIVERGE = """
+__global__ void k(float* a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        a[i] = 1.0f;
+    if (threadIdx.x / 32 == 0)
+        a[0] = 2.0f;
+    if (threadIdx.x % 2)
+        a[1] = 3.0f;
+}
+int main()
+{
+    float* a = 0;
+    int n = 2000;
+    k<<<(n + 511) / 512, 512>>>(a, n);
+    return 0;
+}
+"""
+
+
+def test_seed_quick_exercise_one_divergent_warp(tmp_path):
+    fa = lower(tmp_path, DIVERGE)
+    kf = fa.kernels[0]
+    assert kf.launch.grid == (4, 1, 1) and kf.launch.block == (512, 1, 1)
+    d = warp_divergence(kf.function, kf.launch.block, kf.launch.grid, kf.launch.param_values)
+    assert d.whole_grid and d.blocks == 4
+    by_line = {b.stmt.range.line: b for b in d.branches.values()}
+    bound = by_line[5]
+    assert (bound.warps_executing, bound.warps_divergent) == (64, 1)
+    assert bound.exact and not bound.interleaved and not bound.block_uniform
+    assert bound.example_block == (3, 0, 0) and bound.example_warp == 14   # threads 1984..2015
+    aligned = by_line[7]
+    assert (aligned.warps_executing, aligned.warps_divergent) == (64, 0)
+    parity = by_line[9]
+    assert (parity.warps_executing, parity.warps_divergent) == (64, 64)
+    assert parity.interleaved and parity.fraction == 1.0
+
+
+def test_unknown_bound_gives_no_count(tmp_path):
+    fa = lower(tmp_path, DIVERGE.replace("int n = 2000;", "int n = rand();"))
+    kf = fa.kernels[0]
+    d = warp_divergence(kf.function, kf.launch.block, (4, 1, 1), {})
+    bound = next(b for b in d.branches.values() if b.stmt.range.line == 5)
+    # `n` has no value: the condition is unknown for every thread, nothing is counted
+    assert (bound.executions, bound.unknown_executions, bound.warps_divergent) == (1, 1, 0)
+    assert not bound.exact
+
+
+def test_tree_reduction_divergence_counts(tmp_path):
+    fa = lower(tmp_path, """
+    __global__ void r(float* d)
+    {
+        __shared__ float s[256];
+        unsigned int t = threadIdx.x;
+        s[t] = d[t];
+        __syncthreads();
+        for (unsigned int st = blockDim.x / 2; st > 0; st >>= 1) {
+            if (t < st)
+                s[t] += s[t + st];
+            __syncthreads();
+        }
+        if (t == 0) d[0] = s[0];
+    }
+    """)
+    kf = fa.kernels[0]
+    d = warp_divergence(kf.function, (256, 1, 1), None, {})
+    br = next(b for b in d.branches.values() if b.stmt.range.line == 9)
+    # 8 iterations x 8 warps; st = 16, 8, 4, 2, 1 split warp 0
+    assert br.executions == 8
+    assert (br.warps_executing, br.warps_divergent) == (64, 5)
+    assert not br.interleaved and br.scope == "block"
