@@ -850,13 +850,11 @@ def plot_kernels(analyses, path, opts=None):
     for fa in analyses:
         for k in fa.kernels:
             rf = k.extra.get("roofline")
-            c = k.extra.get("cgma")
             if rf is None or rf.point is None:
                 continue
             device = device or rf.point.device
             precision = rf.point.precision
             points.append((k.name, rf.point.cgma, rf.point.word_bytes))
-            del c
     if device is None:
         if opts is not None:
             device, _ = resolve_roofline_device(opts)

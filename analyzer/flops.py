@@ -77,7 +77,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Union
+from typing import Optional, Union
 
 import sympy as sp
 
@@ -1114,6 +1114,3 @@ def expr_flops(e: ir.Expr, fn: Optional[ir.Function] = None) -> Num:
     """Floating-point operations of one evaluation of ``e`` (see the module's table)."""
     return expr_counts(e, fn).flops
 
-
-def iter_loops(counts: KernelCounts, depth: int = 0) -> Iterable[LoopCount]:
-    return (lc for lc in counts.loops if lc.depth == depth)

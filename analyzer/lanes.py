@@ -296,8 +296,13 @@ class AddressEvaluator:
         x, y, z = self.model.coords(tid)
         vals = thread_values(self.syms, Lane(tid % 32, tid, x, y, z))
         res = True
-        for c in path:
-            b = num_bool(self.b.bind(c), vals)
+        key = ("bound", path)
+        conds = self._active_cache.get(key)
+        if conds is None:
+            conds = [self.b.bind(c) for c in path]
+            self._active_cache[key] = conds
+        for c in conds:
+            b = num_bool(c, vals)
             if b is False:
                 return False
             if b is None:

@@ -91,7 +91,8 @@ def _where(site: ir.LaunchSite) -> str:
 def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
                   block: Optional[tuple[int, int, int]] = None,
                   grid: Optional[tuple[int, int, int]] = None,
-                  dynamic_smem: Optional[int] = None) -> LaunchConfig:
+                  dynamic_smem: Optional[int] = None,
+                  default_block: Optional[tuple[int, int, int]] = None) -> LaunchConfig:
     sites = [s for s in tu.launches if _site_matches(s, kernel)]
     assumptions: list[str] = []
     site = None
@@ -136,6 +137,11 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
         b = (int(kernel.launch_bounds[0]), 1, 1)
         assumptions.append(f"block of {b[0]} threads (1-D) taken from __launch_bounds__")
         return LaunchConfig(b, grid, smem, "launch-bounds", f"__launch_bounds__({b[0]})",
+                            assumptions, params_from(site), site)
+    if default_block is not None:  # configured default (`default-block`)
+        shape = "x".join(map(str, default_block))
+        assumptions.append(f"no launch configuration found; assumed the configured default block {shape}")
+        return LaunchConfig(tuple(default_block), grid, smem, "default", f"configured default-block {shape}",
                             assumptions, params_from(site), site)
     assumptions.append("no launch configuration found; assumed the default block of 256 threads (1-D)")
     return LaunchConfig(DEFAULT_BLOCK, grid, smem, "default", "default 256 threads, 1-D",

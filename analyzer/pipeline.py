@@ -31,6 +31,7 @@ class AnalysisOptions:
     bandwidth_gbs: Optional[float] = None  # --bandwidth-gbs (custom device)
     extra_args: list[str] = field(default_factory=list)
     use_ptxas: bool = True
+    default_block: Optional[tuple[int, int, int]] = None  # config `default-block`: no launch found
 
 
 @dataclass
@@ -79,6 +80,7 @@ class FileAnalysis:
     source: str = ""
     seconds: float = 0.0
     options: Optional[AnalysisOptions] = None
+    dependencies: list[str] = field(default_factory=list)  # files #included (for the result cache)
 
     @property
     def source_lines(self) -> list[str]:
@@ -123,6 +125,7 @@ def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Op
         msg = first.message if first else (getattr(pr, "message", "") or "cannot parse file")
         fa.error = ParseProblem(msg, first.line if first else 0, first.column if first else 0, path)
         return None
+    fa.dependencies = sorted({i.include.name for i in pr.tu.get_includes()})
     tu = lower_translation_unit(pr.tu, path, source)
     main = os.path.abspath(path)
     errors = [e for e in pr.errors]
@@ -165,7 +168,7 @@ def _callees(fn: ir.Function) -> list[ir.Function]:
 
 
 def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, opts: AnalysisOptions) -> KernelFacts:
-    launch = launch_config(kernel, tu, opts.block, opts.grid, opts.dynamic_smem)
+    launch = launch_config(kernel, tu, opts.block, opts.grid, opts.dynamic_smem, opts.default_block)
     variables = kernel_variables(kernel, launch)
     kf = KernelFacts(kernel, launch, variables)
     _load_providers()
@@ -211,7 +214,7 @@ def analyze_file(path: str, opts: Optional[AnalysisOptions] = None) -> FileAnaly
         bad = {name for name, _ in fa.kernel_errors}
         for k in tu.kernels:
             if k.display_name in bad:
-                kf = KernelFacts(k, launch_config(k, tu, opts.block, opts.grid, opts.dynamic_smem), [])
+                kf = KernelFacts(k, launch_config(k, tu, opts.block, opts.grid, opts.dynamic_smem, opts.default_block), [])
                 kf.skipped = "clang reported errors inside this kernel"
                 fa.kernels.append(kf)
                 continue

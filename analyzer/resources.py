@@ -63,6 +63,15 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- facts
+class _Verbatim(str):
+    """Text that rich prints as is (compiler messages may contain ``[...]``, rich markup)."""
+
+    def __rich__(self):
+        from rich.text import Text
+
+        return Text(str(self))
+
+
 @dataclass
 class ResourceFacts:
     """What one thread block of a kernel holds: registers per thread, shared and local memory."""
@@ -70,7 +79,7 @@ class ResourceFacts:
     kernel: str
     arch: str
     registers: int
-    registers_source: str  # "ptxas" | "estimate"
+    registers_source: str  # "ptxas" | "estimate" ("unknown" only if the estimate itself failed)
     static_smem_bytes: int
     local_bytes: int  # stack frame + spill stores (per thread)
     spill_bytes: int  # spill stores + spill loads (ptxas), 0 for the estimate
@@ -124,7 +133,7 @@ class ResourceFacts:
             parts.append(f"    assumed: {a}")
         for n in self.notes:
             parts.append(f"    note: {n}")
-        return "\n".join(parts)
+        return _Verbatim("\n".join(parts))
 
 
 @dataclass
@@ -204,7 +213,7 @@ class KernelOccupancy:
             lines.append(f"    launch at line {so.site.range.line} (block {'x'.join(map(str, so.site.block or ()))}): "
                          f"{o.occupancy * 100:.1f}%, {o.active_blocks_per_sm} blocks, limited by "
                          f"{_limiters_text(o.limiters)}" + ("" if o.can_launch else " - CANNOT LAUNCH"))
-        return "\n".join(lines)
+        return _Verbatim("\n".join(lines))
 
 
 def _limiters_text(lims: list[str]) -> str:
@@ -437,21 +446,25 @@ class _Estimator:
         n = self.pos
         if n == 0:
             return 0, self.fn.range.line, {}
-        live = [0] * (n + 2)
-        arrays = [0] * (n + 2)
+        d_live = [0] * (n + 3)
+        d_arrays = [0] * (n + 3)
         for tv in self.vars.values():
             if tv.first is None or tv.words == 0:
                 continue
             lo, hi = tv.first, tv.last
             for li in self.loops:
-                inside = any(li.start <= q <= li.end for q in tv.positions)
-                if inside and lo < li.start:
-                    hi = max(hi, li.end)
-            for q in range(lo, hi + 1):
-                if tv.is_array:
-                    arrays[q] += tv.words
-                else:
-                    live[q] += tv.words
+                if lo < li.start and any(li.start <= q <= li.end for q in tv.positions):
+                    hi = max(hi, li.end)  # used in the loop, defined before it: live throughout
+            d = d_arrays if tv.is_array else d_live
+            d[lo] += tv.words
+            d[hi + 1] -= tv.words
+        live = [0] * (n + 2)
+        arrays = [0] * (n + 2)
+        run_l = run_a = 0
+        for q in range(1, n + 1):
+            run_l += d_live[q]
+            run_a += d_arrays[q]
+            live[q], arrays[q] = run_l, run_a
         loop_ptr = [0] * (n + 2)
         loop_tmp = [0] * (n + 2)
         for li in self.loops:
@@ -579,7 +592,7 @@ def _ptxas_cached(path: str, mtime_ns: int, size: int, arch: str, include_dirs: 
     return ptxas_resources(path, arch, list(include_dirs), list(defines), list(extra))
 
 
-def _ptxas_report(path: str, arch: str, include_dirs, defines):
+def _ptxas_report(path: str, arch: str, include_dirs, defines, std: Optional[str] = None):
     try:
         st = os.stat(path)
     except OSError:
@@ -587,6 +600,8 @@ def _ptxas_report(path: str, arch: str, include_dirs, defines):
     extra: tuple = ()
     if not path.endswith(".cu"):
         extra = ("-x", "cu")  # .cuh / other suffixes: nvcc decides the language by suffix
+    if std and std != "c++17" and std.startswith(("c++", "gnu++")):
+        extra += (f"-std={std.replace('gnu++', 'c++')}",)  # c++17 is nvcc's default
     return _ptxas_cached(os.path.abspath(path), st.st_mtime_ns, st.st_size, arch, tuple(include_dirs),
                          tuple(defines), extra)
 
@@ -695,7 +710,7 @@ def kernel_resources(kf, tu: Optional[ir.TranslationUnit], opts, target) -> Reso
     else:
         path = (tu.path if tu is not None and tu.path else fn.range.file) or ""
         rep = _ptxas_report(path, arch, list(getattr(opts, "include_dirs", []) or []),
-                            list(getattr(opts, "defines", []) or []))
+                            list(getattr(opts, "defines", []) or []), getattr(opts, "std", None))
         if rep is None:
             why_no_ptxas = f"cannot read {path}"
         elif not rep.ok:
@@ -716,7 +731,12 @@ def kernel_resources(kf, tu: Optional[ir.TranslationUnit], opts, target) -> Reso
             barriers=kr.barriers, static_smem_source="ptxas", ptxas_name=kr.name,
             assumptions=assumptions, notes=notes)
 
-    est = estimate_registers(fn, kf.variables, target)
+    try:
+        est = estimate_registers(fn, kf.variables, target)
+    except Exception as e:  # an IR shape the estimate does not know must not stop the analysis
+        est = RegisterEstimate(0, fn.range.line, {}, [
+            f"registers per thread unknown: no ptxas report and the estimate failed "
+            f"({type(e).__name__}: {e}); the register limit is not applied"])
     regs = est.registers
     cap = launch_bounds_register_cap(fn, target)
     assumptions.extend(est.assumptions)
@@ -735,7 +755,8 @@ def kernel_resources(kf, tu: Optional[ir.TranslationUnit], opts, target) -> Reso
         assumptions.append(f"size of __shared__ {', '.join(unknown)} unknown; counted as 0 bytes")
     barriers = 1 if any(isinstance(s, ir.Barrier) and s.scope == "block" for s in fn.statements()) else 0
     return ResourceFacts(
-        kernel=fn.display_name, arch=arch, registers=regs, registers_source="estimate",
+        kernel=fn.display_name, arch=arch, registers=regs,
+        registers_source="estimate" if est.detail or regs else "unknown",
         static_smem_bytes=static, local_bytes=local, spill_bytes=0, stack_frame_bytes=local,
         barriers=barriers, static_smem_source="source", register_cap=cap,
         estimate_detail={"peak_line": est.peak_line, **est.detail}, assumptions=assumptions, notes=notes)

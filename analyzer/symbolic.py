@@ -559,8 +559,12 @@ class Walker:
                            self._unknown(name, lane=True), va.elem, va.volatile and vb.volatile,
                            va.name if va.name == vb.name else name)
         if _is_expr(va) and _is_expr(vb) and isinstance(c, sp.Basic):
+            if c.has(sp.Piecewise) or (va.has(sp.Piecewise) and vb.has(sp.Piecewise)):
+                # Choices nested in conditions make sympy fold them (exponential): give up.
+                lane = lane_varying(va, self.syms) or lane_varying(vb, self.syms) or lane_varying(c, self.syms)
+                return self._unknown(name, lane=lane)
             try:
-                return sp.Piecewise((va, c), (vb, True))
+                return _bounded(sp.Piecewise((va, c), (vb, sp.true), evaluate=False), self, name)
             except (TypeError, ValueError):
                 pass
         lane = lane_varying(va, self.syms) or lane_varying(vb, self.syms) or \
@@ -851,7 +855,7 @@ class Walker:
         if op in _REL or op in ("&&", "||"):
             c = self._cond(e, st)
             try:
-                return sp.Piecewise((sp.Integer(1), c), (sp.Integer(0), True))
+                return sp.Piecewise((sp.Integer(1), c), (sp.Integer(0), sp.true), evaluate=False)
             except (TypeError, ValueError):
                 return self._unknown("cond", lane=True)
         a = self._rvalue(e.lhs, st)
@@ -935,7 +939,7 @@ class Walker:
             return self._load(e, st)
         if op == "!":
             c = self._cond(e.operand, st)
-            return sp.Piecewise((sp.Integer(1), _not(c)), (sp.Integer(0), True))
+            return sp.Piecewise((sp.Integer(1), _not(c)), (sp.Integer(0), sp.true), evaluate=False)
         a = self._rvalue(e.operand, st)
         if not _is_expr(a):
             return self._unknown(op, lane=True)
@@ -1194,7 +1198,7 @@ class Walker:
         if pieces[-1][1] is not sp.true:
             pieces[-1] = (pieces[-1][0], sp.true)
         try:
-            return sp.Piecewise(*pieces)
+            return _bounded(sp.Piecewise(*pieces, evaluate=False), self, fn.name)
         except (TypeError, ValueError):
             return self._unknown(fn.name, lane=True)
 
@@ -1261,6 +1265,20 @@ def _written_vars(stmts: list) -> set:
 
 def _is_expr(v) -> bool:
     return isinstance(v, sp.Expr)
+
+
+MAX_NODES = 400
+
+
+def _bounded(e: sp.Expr, w: "Walker", name: str) -> sp.Expr:
+    """``e``, or an opaque value when it has grown too large to be useful (branchy code in
+    loops can nest choices exponentially)."""
+    n = 0
+    for _ in sp.preorder_traversal(e):
+        n += 1
+        if n > MAX_NODES:
+            return w._unknown(name, lane=lane_varying(e, w.syms))
+    return e
 
 
 def _not(c):

@@ -36,8 +36,9 @@ SYNC_CALLS = {"cudaDeviceSynchronize", "cudaThreadSynchronize", "cudaStreamSynch
               "cudaThreadExit", "cudaFree", "cudaFreeArray", "cudaFreeHost", "cudaStreamDestroy",
               "cudaGraphLaunch"}
 # A helper whose name says it checks the last error (takes no CUDA call as argument).
-LAST_ERROR_HELPER_RE = re.compile(r"(?i)(last.*err|err.*last|check.*(kernel|launch|cuda.*error|error$|err$)|"
-                                  r"(kernel|launch).*(check|err)|cuda_?check_?error|errchk$|^check_?error)")
+LAST_ERROR_HELPER_RE = re.compile(
+    r"(?i)(last_?(cuda_?)?err|check_?(cuda_?)?(last_?)?err|cuda_?check|errchk|check_?(kernel|launch)|"
+    r"(kernel|launch)_?check|err(or)?_?check)")
 
 # deprecated call -> (replacement, drop-in rename?, note)
 DEPRECATED = {

@@ -36,7 +36,7 @@ __global__ void heavy(const float* in, float* out) {
                "`__launch_bounds__(threads, minBlocks)` or `-maxrregcount` (watch for spills), "
                "use smaller shared-memory tiles (or fewer stages), or change the block size. "
                "Occupancy is a means, not a goal: a kernel with enough instruction-level "
-               "parallelism can run well below 50 %; raise `min_occupancy` or ignore the rule "
+               "parallelism can run well below 50 %; lower `min_occupancy` or ignore the rule "
                "for such kernels.",
     options={"min_occupancy": 0.5},
 )

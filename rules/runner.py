@@ -1,7 +1,10 @@
 """Run the rules over an analysed file and collect diagnostics (CL000 included)."""
 from __future__ import annotations
 
+import signal
+import threading
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -33,6 +36,7 @@ class CheckOptions:
 
 
 def _cl000(path: str, message: str, line: int = 0, column: int = 0, kernel: Optional[str] = None) -> Diagnostic:
+    all_rules()  # the rule table may not be loaded yet (e.g. a timeout during analysis)
     r = RULES["CL000"]
     line, column = max(line, 1), max(column, 1)
     return Diagnostic(r.code, r.name, r.severity, message, path, Location(line, column),
@@ -57,19 +61,58 @@ def check_analysis(fa: FileAnalysis, target: Target, copts: CheckOptions) -> Fil
         if rule.check is None or not copts.enabled(rule.code):
             continue
         res.diagnostics.extend(rule.check(ctx) or ())
+    from .suppressions import apply_suppressions
+    res.diagnostics = apply_suppressions(res.diagnostics, fa.source, fa.path, copts.enabled,
+                                         RULES, copts.severity_overrides)
     res.diagnostics.sort(key=Diagnostic.sort_key)
     return res
 
 
+DEFAULT_TIME_LIMIT_S = 60.0
+
+
+class AnalysisTimeout(BaseException):
+    """A BaseException so that broad `except Exception` blocks in analyses cannot swallow it."""
+    pass
+
+
+@contextmanager
+def time_limit(seconds: Optional[float]):
+    """Interrupt the analysis of one file after ``seconds`` (SIGALRM; main thread only, and
+    clang's own C code finishes its current call before the interrupt is seen)."""
+    usable = seconds and seconds > 0 and hasattr(signal, "setitimer") and \
+        threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise AnalysisTimeout(f"analysis exceeded the per-file time limit of {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def check_file(path: str, aopts: Optional[AnalysisOptions] = None,
-               copts: Optional[CheckOptions] = None) -> tuple[FileResult, Optional[FileAnalysis]]:
-    """Analyse and check one file. Never raises: an internal failure becomes CL000."""
+               copts: Optional[CheckOptions] = None,
+               time_limit_s: Optional[float] = DEFAULT_TIME_LIMIT_S) -> tuple[FileResult, Optional[FileAnalysis]]:
+    """Analyse and check one file. Never raises: an internal failure or a file that takes
+    longer than ``time_limit_s`` becomes CL000."""
     aopts = aopts or AnalysisOptions()
     copts = copts or CheckOptions()
     try:
         target = load_target(aopts.arch)
-        fa = analyze_file(path, aopts)
-        return check_analysis(fa, target, copts), fa
+        with time_limit(time_limit_s):
+            fa = analyze_file(path, aopts)
+            return check_analysis(fa, target, copts), fa
+    except AnalysisTimeout as exc:
+        msg = str(exc)
+        return FileResult(path=path, diagnostics=[_cl000(path, msg)], error=msg), None
     except Exception as exc:  # a bug in cudalint must not abort the other files
         tb = traceback.extract_tb(exc.__traceback__)
         where = f" at {tb[-1].name}:{tb[-1].lineno}" if tb else ""

@@ -3,14 +3,12 @@ points, the seed's worked numbers and the H200 ground truth."""
 from __future__ import annotations
 
 import json
-import math
 import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from cudalint.analyzer.cgma import analyze_cgma, kernel_roofline
 from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
 from cudalint.cli import app
 from cudalint.rules.runner import CheckOptions, check_file

@@ -91,7 +91,9 @@ def test_unchecked_launches(tmp_path):
     assert "before `cudaDeviceSynchronize()` at line 19" in msgs[18]
     assert "before the end of `launch_unchecked_caller`" in msgs[10]
     assert msgs[20].startswith("launch of `k` is not followed by cudaGetLastError()")
-    assert diags[0].related and diags[0].related[0].message == "reached unchecked here" or True
+    rel = {d.location.line: d.related for d in diags}
+    assert rel[18][0].location.line == 19 and rel[18][0].message == "reached unchecked here"
+    assert rel[10] == ()
 
 
 def test_ignored_get_last_error_is_not_a_check(tmp_path):

@@ -330,7 +330,7 @@ def test_cooperative_groups(tmp_path):
     "device_functions.h", "vector_types.h", "vector_functions.h", "driver_types.h",
     "cuda_pipeline.h", "cuda_awbarrier.h", "cuda/barrier", "cuda/pipeline", "cuda/atomic",
     "cuda/std/type_traits", "cuda_gl_interop.h", "nvtx3/nvToolsExt.h", "thrust/device_vector.h",
-    "thrust/sort.h", "thrust/iterator/zip_iterator.h", "omp.h",
+    "thrust/sort.h", "thrust/iterator/zip_iterator.h", "omp.h", "cuda_fp8.h",
 ])
 def test_each_bundled_header_parses_alone(tmp_path, header):
     r = parse_file(write(tmp_path, "one.cu", f"#include <{header}>\nint main() {{ return 0; }}\n"))
@@ -405,6 +405,60 @@ def test_freestanding_c_headers(tmp_path):
         bool flag = true;
     """))
     assert errors(r) == []
+
+
+NO_SYSTEM_HEADERS = ["--sysroot=/nonexistent-cudalint", "-nostdinc++"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="simulates a Linux machine without headers")
+def test_fallback_headers_without_system_headers(tmp_path):
+    # A machine with no C/C++ toolchain headers (slim container): the bundled fallback C
+    # library and <cxxx> wrappers take over; they are searched after the system directories.
+    src = write(tmp_path, "nolibc.cu", """
+        #include <cstdio>
+        #include <cstdlib>
+        #include <cstring>
+        #include <cmath>
+        #include <cassert>
+        #include <ctime>
+        #include <cstdint>
+        #include <climits>
+        #include <new>
+        __global__ void k(float *a) {
+          a[0] = sqrtf(a[1]) + std::sqrt(a[2]) + std::isnan(a[3]) + isinf(a[4]) + fabsf(a[5]);
+          assert(a);
+          printf("%f", a[0]);
+        }
+        int main() {
+          float *p = (float *)malloc(4);
+          memset(p, 0, 4);
+          printf("%f %d\\n", std::sqrt(2.0f) + M_PI, INT_MAX);
+          clock_t t = clock(); (void)t;
+          std::uint32_t u = 1; (void)u;
+          int *q = new int[3]; delete[] q;
+          free(p);
+          exit(EXIT_SUCCESS);
+        }
+    """)
+    r = parse_file(src, FrontendOptions(extra_args=NO_SYSTEM_HEADERS))
+    assert errors(r) == [] and r.stubbed_headers == []
+    used = {os.path.dirname(i.include.name) for i in r.tu.get_includes()}
+    assert P.fallback_cxx_dir() in used and P.fallback_libc_dir() in used
+    # with the system's headers present the fallbacks are never reached
+    r = parse_file(src)
+    assert errors(r) == []
+    if has_cxx_stdlib():
+        used = {os.path.dirname(i.include.name) for i in r.tu.get_includes()}
+        assert P.fallback_cxx_dir() not in used and P.fallback_libc_dir() not in used
+
+
+@pytest.mark.skipif(os.name != "posix", reason="simulates a Linux machine without headers")
+def test_without_system_cxx_library_containers_are_stubbed(tmp_path):
+    r = parse_file(write(tmp_path, "v.cu", """
+        #include <vector>
+        __global__ void k(float *a) { a[threadIdx.x] = 0; }
+    """), FrontendOptions(extra_args=NO_SYSTEM_HEADERS))
+    assert r.stubbed_headers == ["vector"] and errors(r) == []
 
 
 # --------------------------------------------------------------------------------------------

@@ -401,3 +401,17 @@ def test_explain_json_shape(small):
             "active_warps_per_sm", "occupancy", "limiters", "block_limits"} <= set(occ)
     assert set(occ["block_limits"]) == {"warps", "registers", "shared_memory", "blocks"}
     json.dumps(k)  # serialisable
+
+
+def test_explain_text_prints_bracketed_messages_verbatim(small):
+    """Compiler messages in assumptions may contain `[...]`: rich must not read them as markup."""
+    from cudalint.reporters.explain import render_explain_text
+
+    res = _kernel(small, "copy").extra["resources"]
+    res.assumptions.append("nvcc failed: error: expression a[i] [/bold] is not constant")
+    try:
+        out = render_explain_text([small], "sm_90")
+    finally:
+        res.assumptions.pop()
+    assert "expression a[i] [/bold] is not constant" in out
+    assert "registers per thread (ESTIMATED from the source, no ptxas)" in out

@@ -34,6 +34,7 @@ VECTOR_RE = re.compile(r"^(u?char|u?short|u?int|u?long|u?longlong|float|double)(
 # Type kinds whose size/evaluation libclang cannot answer without aborting.
 _NO_SIZE_KINDS = {"DEPENDENT", "OVERLOAD", "INVALID", "DEPENDENTSIZEDARRAY", "UNEXPOSED",
                   "AUTO", "TEMPLATETYPEPARM", "DEPENDENTSIZEDEXTVECTOR"}
+_TOP_KINDS = {CK.VAR_DECL, CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE, CK.CXX_METHOD}
 PRELUDE_MARK = os.sep + "frontend" + os.sep + "include" + os.sep
 
 
@@ -85,13 +86,15 @@ class Lowerer:
         self._callees: Optional[list] = None
         self._dependent = False
         self._current_function = ""
+        self._main_decls: list = []
 
     # ------------------------------------------------------------------ entry
     def run(self) -> ir.TranslationUnit:
         kernels_cursors: list[ci.Cursor] = []
         templates: list[ci.Cursor] = []
         host_cursors: list[ci.Cursor] = []
-        for c in self._top_level(self.tu.cursor):
+        self._main_decls = list(self._top_level(self.tu.cursor))
+        for c in self._main_decls:
             if c.kind == CK.VAR_DECL and self._in_main(c):
                 self._file_var(c)
             elif c.kind == CK.FUNCTION_DECL and c.is_definition() and self._in_main(c):
@@ -121,13 +124,16 @@ class Lowerer:
         return self.out
 
     def _top_level(self, root: ci.Cursor):
-        """Top-level declarations, descending into namespaces and extern "C" blocks."""
+        """Top-level declarations of the main file, descending into namespaces and extern "C"
+        blocks opened there. Kinds are filtered before locations: a parse that includes the
+        C++ standard library has tens of thousands of top-level cursors and asking each for
+        its file is the expensive part."""
         for c in root.get_children():
-            if c.kind in (CK.NAMESPACE, CK.LINKAGE_SPEC, CK.UNEXPOSED_DECL):
-                if c.location.file is not None and _is_prelude(c.location.file.name):
-                    continue
-                yield from self._top_level(c)
-            else:
+            k = c.kind
+            if k in (CK.NAMESPACE, CK.LINKAGE_SPEC, CK.UNEXPOSED_DECL):
+                if self._in_main(c):
+                    yield from self._top_level(c)
+            elif k in _TOP_KINDS and self._in_main(c):
                 yield c
 
     def _in_main(self, c: ci.Cursor) -> bool:
@@ -140,7 +146,7 @@ class Lowerer:
         wanted = {t.hash for t in templates}
         out: dict[int, list[ci.Cursor]] = {}
         seen: set[str] = set()
-        for c in self.tu.cursor.walk_preorder():
+        for c in (x for top in self._main_decls for x in top.walk_preorder()):
             if c.kind != CK.DECL_REF_EXPR:
                 continue
             ref = c.referenced
@@ -505,7 +511,7 @@ class Lowerer:
         last = kids[-1]
         if not last.kind.is_expression():
             return None
-        if not self._has_initializer(d):
+        if not self._has_initializer(d) and not _macro_scalar_init(d, last):
             return None  # none written (a class type's implicit default construction)
         return self.expr(last)
 
@@ -620,6 +626,15 @@ class Lowerer:
         if k == CK.STRING_LITERAL:
             return ir.Const(r, t, c.spelling)
         if k == CK.DECL_REF_EXPR:
+            if not c.spelling:
+                # A substituted non-type template argument (`TILE` in `f<32>`): its value is
+                # the literal child.
+                kids = [x for x in c.get_children() if x.kind.is_expression()]
+                if len(kids) == 1:
+                    return self._expr(kids[0])
+                v = self._eval(c)
+                if v is not None:
+                    return ir.Const(r, t, v)
             return self._declref(c, r, t)
         if k == CK.MEMBER_REF_EXPR:
             kids = list(c.get_children())
@@ -760,7 +775,7 @@ class Lowerer:
         args = [self._expr(x) for x in args_c]
         if not name and kids:
             callee = self._expr(kids[0])
-            name = callee.name if isinstance(callee, ir.FuncRef) else ""
+            name = callee.name if isinstance(callee, ir.FuncRef) else _callee_spelling(kids[0])
             if isinstance(callee, ir.Member):
                 name = callee.member
         call = ir.Call(r, t, name, args)
@@ -807,12 +822,40 @@ class Lowerer:
 
 # ---------------------------------------------------------------------- helpers
 
+def _macro_scalar_init(d: ci.Cursor, last: ci.Cursor) -> bool:
+    """A scalar/pointer declared inside a macro expansion (``cudaError_t e = (call);`` in a
+    CHECK macro): its tokens are the macro invocation's, so the source cannot tell whether an
+    initializer is written; an expression child of a non-array, non-class variable is one."""
+    try:
+        loc = d.location
+        if loc.file is None:
+            return False
+        import linecache
+        linecache.checkcache(loc.file.name)
+        text = linecache.getline(loc.file.name, loc.line)
+        if text[loc.column - 1:].startswith(d.spelling):
+            return False  # the declaration is spelled here: not a macro expansion
+        k = d.type.get_canonical().kind
+    except Exception:
+        return False
+    return k not in (TK.RECORD, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY,
+                     TK.DEPENDENTSIZEDARRAY) and last.kind.is_expression()
+
+
 def _read(path: str) -> str:
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             return f.read()
     except OSError:
         return ""
+
+
+def _callee_spelling(c: ci.Cursor) -> str:
+    """Name of an unresolved callee (a call on dependent types inside a template)."""
+    for x in c.walk_preorder():
+        if x.kind in (CK.OVERLOADED_DECL_REF, CK.DECL_REF_EXPR, CK.MEMBER_REF_EXPR) and x.spelling:
+            return x.spelling
+    return ""
 
 
 def _is_default_arg(c: ci.Cursor) -> bool:

@@ -22,6 +22,15 @@ wheel) lives next to this module, in ``include/``:
   guards, so a real toolkit header reached later becomes a no-op.
 * ``include/cuda_prelude.h`` -- force-included (``-include``) first: what nvcc implicitly
   provides to every ``.cu`` file.
+* ``include/libc/`` and ``include/cxx/`` -- fallback C library headers and ``<cxxx>`` wrappers,
+  searched *after* the system directories (``-idirafter``), so they only matter on a machine
+  without a C/C++ toolchain's headers. Containers/streams are not provided there: without a
+  system libstdc++/libc++ such headers are stubbed like any missing header.
+
+Search order: user ``-I``/``-isystem`` (command line, then compile_commands.json), the
+freestanding headers, the bundled CUDA headers, the system C++ and C headers, a real CUDA
+toolkit's include directory if the build names one (moved here so the bundled headers win),
+the fallbacks, and last the stub directory.
 
 A missing ``#include`` does not stop the analysis: the header is replaced by an empty in-memory
 stub (libclang unsaved file in a virtual directory searched last), the file is parsed again and

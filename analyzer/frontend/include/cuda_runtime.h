@@ -177,6 +177,11 @@ inline cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStream
   return ::cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out);
 }
 
+inline cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags = 0) {
+  (void)dependencyData;
+  return ::cudaStreamUpdateCaptureDependencies(stream, dependencies, numDependencies, flags);
+}
+
 /* Graph helpers taking symbols. */
 template <class T> inline cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const T &symbol, const void *src, size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 

@@ -57,6 +57,15 @@
 #define __CUDA_HOSTDEVICE__ __host__ __device__
 #define __CUDA_DEVICE__ __device__
 
+/* Used by real toolkit headers that may be reached through a user -I (they are searched after
+ * the bundled ones). */
+#define __NV_SILENCE_DEPRECATION_BEGIN
+#define __NV_SILENCE_DEPRECATION_END
+#define __NV_SILENCE_HOST_DEPRECATION_BEGIN
+#define __NV_SILENCE_HOST_DEPRECATION_END
+#define __CUDA_HOSTDEVICE_FP8__ __host__ __device__
+#define __CUDA_HOSTDEVICE_FP8_DECL__ static __host__ __device__
+
 /* Default arguments in the runtime API prototypes (C++ only, as in CUDA's headers). */
 #ifdef __cplusplus
 #define __dv(v) = v

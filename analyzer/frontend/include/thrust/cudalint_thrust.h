@@ -15,6 +15,7 @@
 #include <vector>
 #include <stdexcept>
 #include <string>
+#include <iostream> /* Thrust's headers bring in <iostream>; code relies on it */
 
 #define THRUST_VERSION 200800
 #define THRUST_MAJOR_VERSION 2
