@@ -122,10 +122,13 @@ FrontendOpt = typer.Option("clang", "--frontend", help="clang (CUDA C++) or pycp
 DeviceOpt = typer.Option(None, "--device", help="GPU preset for the roofline, e.g. h100-sxm, a100-80gb, g80.")
 PeakOpt = typer.Option(None, "--peak-gflops", help="Peak GFLOPS of a device with no preset.")
 BandwidthOpt = typer.Option(None, "--bandwidth-gbs", help="DRAM bandwidth (GB/s) of a device with no preset.")
+ConfigOpt = typer.Option(None, "--config", help="Use this configuration file (cudalint.toml or pyproject.toml) for every file.")
+IsolatedOpt = typer.Option(False, "--isolated", help="Ignore all configuration files.")
 
 
 @app.command("check")
 def check_cmd(
+    ctx: typer.Context,
     paths: List[Path] = typer.Argument(..., help="CUDA files or directories (.cu/.cuh searched)."),
     arch: str = ArchOpt,
     block: Optional[str] = BlockOpt,
@@ -142,40 +145,123 @@ def check_cmd(
     bandwidth_gbs: Optional[float] = BandwidthOpt,
     select: Optional[List[str]] = typer.Option(None, "--select", help="Only these codes/prefixes (comma-separated or repeated)."),
     ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Skip these codes/prefixes."),
-    output_format: str = typer.Option("text", "--output-format", help="text | full | json"),
+    output_format: str = typer.Option("text", "--output-format", help="text | full | json | sarif | github"),
     output_file: Optional[Path] = typer.Option(None, "--output-file", help="Write the report here."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
+    statistics: bool = typer.Option(False, "--statistics", help="Show how many diagnostics each rule produced instead of the list."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", help="Findings recorded in this file are accepted; only new ones are reported (a missing file is created with today's findings)."),
+    update_baseline: bool = typer.Option(False, "--update-baseline", help="Rewrite the --baseline file with today's findings."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the machine's cores; 1 = in-process)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the result cache."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Per-file analysis time limit in seconds (default 60)."),
+    config: Optional[Path] = ConfigOpt,
+    isolated: bool = IsolatedOpt,
 ):
     """Check files and report diagnostics."""
-    from .rules.runner import CheckOptions, check_file
+    from .engine import ResultCache, Task, check_files, default_cache_dir
 
     aopts = _analysis_options(arch, block, grid, dynamic_smem, param, include, define, std,
                               compile_commands, frontend, device, peak_gflops, bandwidth_gbs)
-    if output_format not in ("text", "full", "json"):
-        _err(f"--output-format must be text, full or json (got {output_format!r})")
+    if output_format not in OUTPUT_FORMATS:
+        _err(f"--output-format must be one of {', '.join(OUTPUT_FORMATS)} (got {output_format!r})")
         raise typer.Exit(2)
-    copts = CheckOptions(select=_codes(select), ignore=_codes(ignore))
+    if jobs is not None and jobs < 1:
+        _err(f"--jobs must be at least 1 (got {jobs})")
+        raise typer.Exit(2)
+    if update_baseline and baseline is None:
+        _err("--update-baseline needs --baseline FILE")
+        raise typer.Exit(2)
     files = collect_files(paths)
     if not files:
         _err("no .cu/.cuh files found")
         raise typer.Exit(2)
-    results = [check_file(f, aopts, copts)[0] for f in files]
-    if output_format == "json":
-        from .reporters.json_report import render_json
-        text = render_json(results)
-    elif output_format == "full":
-        from .reporters.text import render_full
-        text = render_full(results, color=output_file is None and sys.stdout.isatty())
-    else:
-        from .reporters.text import render_text
-        text = render_text(results)
-    _emit(text, output_file)
+    tasks, first = _plan(ctx, files, aopts, select, ignore, config, isolated, time_limit)
+    cache = None
+    if not no_cache:
+        cache = ResultCache(default_cache_dir(first.cache_dir))
+    results = check_files(tasks, jobs=jobs or first.jobs, cache=cache, progress=sys.stderr.isatty())
+    if baseline is not None:
+        from .baseline import BaselineError, filter_baseline, write_baseline
+        if update_baseline or not baseline.exists():
+            n = write_baseline(baseline, results)
+            typer.echo(f"cudalint: recorded {n} finding(s) in baseline {baseline}", err=True)
+            results = [r.__class__(path=r.path, diagnostics=[d for d in r.diagnostics if d.code == "CL000"],
+                                   error=r.error, notes=r.notes) for r in results]
+        else:
+            try:
+                results, _ = filter_baseline(baseline, results)
+            except BaselineError as e:
+                _err(str(e))
+                raise typer.Exit(2)
+    _emit(_render(results, output_format, statistics, output_file), output_file)
     if any(r.error for r in results):
         raise typer.Exit(2)
     if exit_zero:
         raise typer.Exit(0)
     failing = any(d.severity != "info" for r in results for d in r.diagnostics)
     raise typer.Exit(1 if failing else 0)
+
+
+OUTPUT_FORMATS = ("text", "full", "json", "sarif", "github")
+_CLI_FIELDS = ("arch", "block", "grid", "dynamic_smem", "std", "frontend", "compile_commands", "device")
+
+
+def _resolver(config: Optional[Path], isolated: bool):
+    from .config import ConfigError, ConfigResolver
+    try:
+        return ConfigResolver(config, isolated)
+    except ConfigError as e:
+        _err(str(e))
+        raise typer.Exit(2)
+
+
+def _plan(ctx, files, aopts, select, ignore, config, isolated, time_limit):
+    """One Task per file: its configuration (closest config file, or --config / --isolated)
+    merged under the command line's options."""
+    from .config import ConfigError, analysis_options_for, check_options_for
+    from .engine import Task
+    from .rules.runner import DEFAULT_TIME_LIMIT_S
+
+    resolver = _resolver(config, isolated)
+    explicit = {f for f in _CLI_FIELDS  # options given on the command line (not defaults)
+                if getattr(ctx.get_parameter_source(f), "name", "DEFAULT") not in ("DEFAULT", "DEFAULT_MAP")}
+    per_settings: dict = {}
+    tasks = []
+    first = None
+    for f in files:
+        try:
+            st = resolver.for_path(f)
+        except ConfigError as e:
+            _err(str(e))
+            raise typer.Exit(2)
+        first = first or st
+        if id(st) not in per_settings:
+            per_settings[id(st)] = analysis_options_for(st, aopts, explicit)
+        copts = check_options_for(st, f, _codes(select), _codes(ignore))
+        limit = time_limit if time_limit is not None else (st.time_limit or DEFAULT_TIME_LIMIT_S)
+        tasks.append(Task(f, per_settings[id(st)], copts, limit))
+    return tasks, first
+
+
+def _render(results, output_format: str, statistics: bool, output_file: Optional[Path]) -> str:
+    if statistics:
+        from .reporters.statistics import render_statistics
+        return render_statistics(results, "json" if output_format == "json" else "text")
+    if output_format == "json":
+        from .reporters.json_report import render_json
+        return render_json(results)
+    if output_format == "sarif":
+        from .reporters.sarif import render_sarif
+        return render_sarif(results)
+    if output_format == "github":
+        from .reporters.github import render_github
+        return render_github(results)
+    if output_format == "full":
+        from .reporters.text import render_full
+        text = render_full(results, color=output_file is None and sys.stdout.isatty())
+        return text + ("\n" if text and not text.endswith("\n") else "")
+    from .reporters.text import render_text
+    return render_text(results)
 
 
 def _codes(items: Optional[List[str]]) -> list[str]:
@@ -283,6 +369,11 @@ def _register_optional_commands() -> None:
     try:
         from .commands.occupancy import occupancy_command
         app.command("occupancy", help="Occupancy calculator (NVIDIA's algorithm).")(occupancy_command)
+    except ImportError:
+        pass
+    try:
+        from .commands.validate import validate_command
+        app.command("validate", help="Compile, run and profile a kernel on the GPU (CuPy) and compare with the predictions.")(validate_command)
     except ImportError:
         pass
 

@@ -485,3 +485,40 @@ def _toml_value(v) -> str:
     if isinstance(v, dict):
         return "{" + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + "}"
     return json.dumps(str(v))
+
+
+# --------------------------------------------------------------------------------------------
+# From settings (and the command line) to the analyzer's and the runner's options
+# --------------------------------------------------------------------------------------------
+#: AnalysisOptions field <- Settings attribute, for values the command line may override.
+_SCALAR_FIELDS = ("arch", "device", "block", "grid", "dynamic_smem", "std", "frontend",
+                  "compile_commands", "default_block")
+
+
+def analysis_options_for(settings: Settings, base, explicit: set[str]):
+    """``base`` (AnalysisOptions built from the command line) with the configured values filled
+    in where the command line did not give one (``explicit`` names the CLI fields given)."""
+    import dataclasses
+
+    kw: dict[str, Any] = {}
+    for f in _SCALAR_FIELDS:
+        v = getattr(settings, f)
+        if v is not None and f not in explicit:
+            kw[f] = v
+    if settings.include_dirs:
+        kw["include_dirs"] = list(base.include_dirs) + [d for d in settings.include_dirs
+                                                        if d not in base.include_dirs]
+    if settings.defines:
+        kw["defines"] = list(settings.defines) + list(base.defines)  # the command line's last: it wins
+    if settings.params:
+        kw["params"] = {**settings.params, **base.params}
+    return dataclasses.replace(base, **kw) if kw else base
+
+
+def check_options_for(settings: Settings, path: str, cli_select: list[str], cli_ignore: list[str]):
+    from .rules.runner import CheckOptions
+
+    return CheckOptions(select=list(cli_select) if cli_select else settings.selected(),
+                        ignore=settings.ignored() + settings.per_file_ignored(path) + list(cli_ignore),
+                        rule_options=settings.rule_options(),
+                        severity_overrides=settings.severity_overrides())

@@ -25,7 +25,7 @@ from typing import Callable, Optional
 import sympy as sp
 
 from .coalescing import _pattern_geometry
-from .lanes import AddressEvaluator, LaneModel, WarpAddresses, num, thread_values
+from .lanes import AddressEvaluator, WarpAddresses, num, thread_values
 
 
 @dataclass
@@ -281,6 +281,3 @@ def _cross_lane(ev: AddressEvaluator, load, store, w: int, lanes: list) -> bool:
             return True
     return False
 
-
-def lane_model_for(block: tuple) -> LaneModel:
-    return LaneModel(tuple(block))

@@ -441,6 +441,15 @@ def _always_true(e: ir.Expr) -> bool:
     return isinstance(e, ir.Const) and bool(e.value) is True
 
 
+def is_grid_sync(c: ir.Call) -> bool:
+    """``grid.sync()`` / ``cg::sync(grid)`` on a cooperative-groups grid: every thread of the
+    grid waits, so it is a block-wide barrier too."""
+    if c.callee != "sync" or not c.args:
+        return False
+    t = c.args[0].type.spelling
+    return "grid_group" in t or "cluster_group" in t
+
+
 def barrier_call(s: ir.Stmt, barrier_functions: set) -> Optional[ir.Call]:
     """The call in ``s`` that executes a block-wide barrier: ``__syncthreads_or(x)`` used as a
     value, or a call of a device function that contains a barrier."""
@@ -449,7 +458,7 @@ def barrier_call(s: ir.Stmt, barrier_functions: set) -> Optional[ir.Call]:
     for e in s.exprs():
         for x in e.walk():
             if isinstance(x, ir.Call):
-                if x.callee in BLOCK_BARRIER_CALLS:
+                if x.callee in BLOCK_BARRIER_CALLS or is_grid_sync(x):
                     return x
                 if x.function is not None and id(x.function) in barrier_functions:
                     return x
@@ -474,7 +483,7 @@ def functions_with_barrier(fn: ir.Function) -> set:
             for e in st.exprs():
                 for x in e.walk():
                     if isinstance(x, ir.Call):
-                        if x.callee in BLOCK_BARRIER_CALLS:
+                        if x.callee in BLOCK_BARRIER_CALLS or is_grid_sync(x):
                             res = True
                         elif x.function is not None and x.function is not f and has(x.function, depth + 1):
                             res = True

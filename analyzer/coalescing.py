@@ -100,7 +100,7 @@ def sm1x_transactions(lanes: list[int], addrs: list[int], elem_bytes: int, cc: t
             seg = lo // size0
             inside = [a for a in remaining if a // size0 == seg]
             remaining = [a for a in remaining if a // size0 != seg]
-            start, end = seg * size0, seg * size0 + size0
+            start = seg * size0
             used_lo = min(inside)
             used_hi = max(inside) + elem_bytes
             size = size0
@@ -115,7 +115,6 @@ def sm1x_transactions(lanes: list[int], addrs: list[int], elem_bytes: int, cc: t
                     break
             tx += 1
             fetched += size
-            del end
     return tx, fetched
 
 

@@ -174,7 +174,24 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, opts: AnalysisOp
     _load_providers()
     for provider in FACT_PROVIDERS:
         provider(kf, tu, opts)
+    _reconcile_with_ptxas(kf)
     return kf
+
+
+def _reconcile_with_ptxas(kf: KernelFacts) -> None:
+    """The compiler has the last word: when ptxas reports no local memory at all, arrays the
+    source-level model put in local memory were kept in registers (e.g. a single run-time read
+    turned into predicated selects)."""
+    res = kf.extra.get("resources")
+    data = res.to_json() if hasattr(res, "to_json") else res
+    if not isinstance(data, dict) or data.get("registers_source") != "ptxas" or data.get("local_bytes"):
+        return
+    for v in kf.variables:
+        if v.memory == "local" and v.storage == "auto":
+            v.memory = "register"
+            v.reason += ("; but ptxas allocates no local memory for this kernel, so the compiler "
+                         "keeps it in registers")
+            v.forcing_access = None
 
 
 # Functions (kernel_facts, tu, options) -> None that attach further facts to KernelFacts.extra.

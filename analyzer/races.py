@@ -46,13 +46,14 @@ Volta (independent thread scheduling) the lanes of a warp are not guaranteed to 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import numpy as np
 
 from . import constprop, ir
-from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS
+from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
 
 MAX_LOOP_ITERATIONS = 32
 UNKNOWN_LOOP_ITERATIONS = 3
@@ -355,6 +356,8 @@ def _elem_size(t: Optional[ir.CType]) -> Optional[int]:
     return None
 
 
+_CG_QUERIES = {"thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size",
+               "block_rank", "num_blocks"}
 _MATH2 = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "std::min",
           "std::max", "fminf", "fmaxf", "fmin", "fmax", "__mul24", "__umul24", "__hadd", "__rhadd"}
 _MATH1 = {"abs", "fabsf", "fabs", "floorf", "floor", "ceilf", "ceil", "truncf", "trunc", "rintf",
@@ -398,6 +401,7 @@ class Simt:
         self.order: dict = {}  # id(node) -> first execution order (program order proxy)
         self._seq = 0
         self.dynamic_smem = dynamic_smem
+        self.out_of_bounds: dict = {}  # shared variable -> thread-accesses outside it
         self.all = np.ones(self.n, dtype=bool)
         self.none = np.zeros(self.n, dtype=bool)
 
@@ -1015,6 +1019,17 @@ class Simt:
         act = m.may & p.off.k
         if not act.any():
             return
+        total = p.var.type.size if p.var.storage == "shared" else None
+        if total:
+            inb = (p.off.v >= 0) & (p.off.v + size <= total)
+            bad = act & ~inb
+            if bad.any():
+                # outside the array: another bug (or a wrong guess of the block shape);
+                # such accesses alias other data and are not paired
+                self.out_of_bounds[p.var] = self.out_of_bounds.get(p.var, 0) + int(bad.sum())
+                act = act & inb
+                if not act.any():
+                    return
         idx = np.flatnonzero(act)
         key = "extern" if p.var.storage == "extern_shared" else p.var
         val = None
@@ -1254,11 +1269,15 @@ class Simt:
     # ------------------------------------------------------------------ calls
     def _call(self, e: ir.Call, m: Mask, fr: _Frame):
         name = e.callee
-        if name in BLOCK_BARRIER_CALLS:
+        if name in BLOCK_BARRIER_CALLS or is_grid_sync(e):
             for a in e.args:
                 self.ev(a, m, fr)
             self.barrier(e, m, fr)
             return self.unknown()
+        if name in _CG_QUERIES and e.args:
+            v = self._cg_query(name, e.args[0].type.spelling)
+            if v is not None:
+                return v
         if name in WARP_BARRIER_CALLS:
             for a in e.args:
                 self.ev(a, m, fr)
@@ -1319,6 +1338,32 @@ class Simt:
         for a in e.args:
             self.ev(a, m, fr)
         return self.unknown()
+
+    def _cg_query(self, name: str, grp: str) -> Optional[V]:
+        """Cooperative-groups queries on a block, a tile or the grid."""
+        ts = self.ts
+        T = ts.threads_per_block
+        m = re.search(r"thread_block_tile<\s*(\d+)", grp)
+        if m:
+            n = int(m.group(1))
+            return {"thread_rank": lambda: self.arr(ts.lin % n), "size": lambda: self.const(n),
+                    "num_threads": lambda: self.const(n),
+                    "meta_group_rank": lambda: self.arr(ts.lin // n),
+                    "meta_group_size": lambda: self.const(-(-T // n))}.get(name, lambda: None)()
+        if "grid_group" in grp:
+            if ts.grid is None:
+                return None
+            gx, gy, gz = ts.grid
+            blin = (ts.bz * gy + ts.by) * gx + ts.bx
+            return {"thread_rank": lambda: self.arr(blin * T + ts.lin),
+                    "size": lambda: self.const(T * gx * gy * gz),
+                    "num_threads": lambda: self.const(T * gx * gy * gz),
+                    "block_rank": lambda: self.arr(blin),
+                    "num_blocks": lambda: self.const(gx * gy * gz)}.get(name, lambda: None)()
+        if "thread_block" in grp:
+            return {"thread_rank": lambda: self.arr(ts.lin), "size": lambda: self.const(T),
+                    "num_threads": lambda: self.const(T)}.get(name, lambda: None)()
+        return None
 
     @property
     def _inline_stack(self) -> list:
@@ -1630,6 +1675,8 @@ class KernelSync:
         self.uni = Uniformity(self.kernel, self.cfg)
         self._sim: Optional[Simt] = None
         self._div = None
+        self.block = tuple(kf.launch.block)
+        self.block_note = ""
 
     @property
     def launch(self):
@@ -1641,8 +1688,25 @@ class KernelSync:
             from .uniformity import _uniform_fn
 
             loops = {lp for lp in self.cfg.loop_nodes if self.cfg.loop_has_barrier(lp)}
-            self._sim = find_races(self.kernel, self.launch.block, self.launch.grid, self.params,
-                                   _uniform_fn(self.uni), self.launch.dynamic_smem, loops)
+            block = tuple(self.launch.block)
+            sim = find_races(self.kernel, block, self.launch.grid, self.params,
+                             _uniform_fn(self.uni), self.launch.dynamic_smem, loops)
+            if self.launch.source == "default" and sim.out_of_bounds:
+                # No launch says how big the block is and the stated default overruns the
+                # kernel's shared arrays: the kernel is written for smaller blocks. Take the
+                # largest (a multiple of 32) that stays inside them.
+                for n in (128, 64, 32):
+                    s2 = find_races(self.kernel, (n, 1, 1), self.launch.grid, self.params,
+                                    _uniform_fn(self.uni), self.launch.dynamic_smem, loops)
+                    if not s2.out_of_bounds:
+                        sim, block = s2, (n, 1, 1)
+                        names = ", ".join(f"`{v.name}`" for v in sim.out_of_bounds)
+                        self.block_note = (f"no launch found: assumed {n} threads per block, since "
+                                           f"{self.launch.block[0]} would index past the end of "
+                                           f"shared {names}")
+                        break
+            self.block = block
+            self._sim = sim
         return self._sim
 
     @property

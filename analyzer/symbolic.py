@@ -34,7 +34,6 @@ turns them into the per-access facts.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Union
 

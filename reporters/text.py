@@ -30,12 +30,15 @@ def _source_lines(path: str, cache: dict) -> list[str]:
 
 
 def render_full(results: list[FileResult], color: bool = False) -> str:
-    """Each diagnostic with its source line and a caret marking the range."""
+    """Each diagnostic with its source line and a caret marking the range; coloured with rich
+    when ``color`` (a terminal)."""
     cache: dict = {}
-    out: list[str] = []
+    out: list[list[tuple[str, Optional[str]]]] = []  # lines of (text, style) segments
     for r in results:
         for d in sorted(r.diagnostics, key=Diagnostic.sort_key):
-            out.append(_style(format_line(d), d.severity, color))
+            out.append([(f"{d.path}:{d.location.line}:{d.location.column}: ", "bold"),
+                        (f"{d.severity}:", _STYLES.get(d.severity)), (f" {d.message} ", None),
+                        (f"[{d.code}]", "bold magenta")])
             lines = _source_lines(d.path, cache)
             if 1 <= d.location.line <= len(lines):
                 src = lines[d.location.line - 1].expandtabs(1)
@@ -43,20 +46,27 @@ def render_full(results: list[FileResult], color: bool = False) -> str:
                 end = d.end_location.column - 1 if d.end_location.line == d.location.line else len(src)
                 width = max(1, min(end, len(src)) - start)
                 gutter = f"{d.location.line:>5} | "
-                out.append(gutter + src)
-                out.append(" " * (len(gutter) + start) + _style("^" + "~" * (width - 1), "caret", color))
+                out.append([(gutter, "blue"), (src, None)])
+                out.append([(" " * (len(gutter) + start), None), ("^" + "~" * (width - 1), _STYLES["caret"])])
             if d.fix is not None:
-                out.append(f"      = fix: {d.fix.description}")
+                out.append([("      = ", "blue"), ("fix: ", "bold green"), (d.fix.description, None)])
             for rel in d.related:
-                out.append(f"      = note: {rel.path}:{rel.location.line}:{rel.location.column}: {rel.message}")
-            out.append("")
-    return "\n".join(out)
+                out.append([("      = ", "blue"), ("note: ", "bold cyan"),
+                            (f"{rel.path}:{rel.location.line}:{rel.location.column}: {rel.message}", None)])
+            out.append([])
+    if not color:
+        return "\n".join("".join(t for t, _ in segs) for segs in out)
+    import io
+
+    from rich.console import Console
+    from rich.text import Text
+
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, color_system="standard", width=100000,
+                      soft_wrap=True, highlight=False, markup=False, emoji=False)
+    for segs in out:
+        console.print(Text.assemble(*[(t, s) if s else t for t, s in segs]))
+    return buf.getvalue().rstrip("\n")
 
 
-_COLORS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m", "caret": "\x1b[1;32m"}
-
-
-def _style(text: str, kind: Optional[str], color: bool) -> str:
-    if not color or kind not in _COLORS:
-        return text
-    return f"{_COLORS[kind]}{text}\x1b[0m"
+_STYLES = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan", "caret": "bold green"}

@@ -220,7 +220,7 @@ def _cl602(ctx, me, ks, r, kf):
     if not r.certain:
         msg += " (possible: whether both threads get there depends on data read at run time)"
         sev = "warning"
-    msg += f" [block {'x'.join(map(str, kf.launch.block))}]"
+    msg += f" [block {'x'.join(map(str, ks.block))}" + (f"; {ks.block_note}" if ks.block_note else "") + "]"
     return ctx.diag(me, r.b.range, msg, kernel=kf.name, related=related, severity=sev)
 
 

@@ -257,3 +257,21 @@ def test_cl302_loop_in_device_function_and_not_confined(tmp_path):
     # to one warp, so this is not warp-synchronous code (a race checker's business)
     diags, _, _ = _check(tmp_path, src, block=(32, 8, 1))
     assert not [x for x in diags if x.code == "CL302"]
+
+
+def test_sm13_half_warps_through_the_analysis(tmp_path):
+    # compute 1.3: 16 banks, each half-warp is its own request pass
+    diags, fa, _ = _check(tmp_path, """
+        __global__ void k(const float* in, float* out) {
+            __shared__ float s[512];
+            s[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
+            __syncthreads();
+            out[blockIdx.x * 256 + threadIdx.x] = s[2 * threadIdx.x];
+        }""", arch="sm_13", block=(256, 1, 1))
+    st, ld = _acc(fa, "s", "store"), _acc(fa, "s")
+    assert (st.wavefronts_per_request, st.ways) == (2, 1)      # two conflict-free passes
+    assert (ld.wavefronts_per_request, ld.ways) == (4, 2)      # banks 2l mod 16: 2-way per pass
+    g = _acc(fa, "in")
+    # global: each half-warp's 64 contiguous bytes is one 64-B transaction (128-B segment halved)
+    assert (g.sectors_per_request, g.efficiency, g.pattern) == (2, 1.0, "coalesced")
+    assert [d.code for d in diags if d.code.startswith("CL3")] == ["CL301"]

@@ -29,7 +29,9 @@ ITEM_RE = re.compile(r"^(?:@(?P<kernel>[^:]+):)?(?P<key>[\w.]+)(?:\((?P<args>[^)
 
 
 def options_for(text: str) -> AnalysisOptions:
-    opts = AnalysisOptions()
+    # The source-level model only, so results are the same with or without a CUDA compiler
+    # (ptxas-backed facts are tested separately, skipped without nvcc); `--ptxas` opts in.
+    opts = AnalysisOptions(use_ptxas=False)
     first = text.splitlines()[0] if text else ""
     m = re.search(r"cudalint-args:\s*(.*)", first)
     if not m:
@@ -51,6 +53,10 @@ def options_for(text: str) -> AnalysisOptions:
             opts.dynamic_smem = int(v)
         elif a == "--frontend":
             opts.frontend = v
+        elif a == "--ptxas":
+            opts.use_ptxas = True
+            i += 1
+            continue
         else:
             raise ValueError(f"unknown fixture arg {a}")
         i += 2

@@ -772,5 +772,36 @@ def test_alignas_after_shared_is_a_warning(tmp_path):
     assert any(ch.kind == CK.CUDASHARED_ATTR for ch in s.get_children())
 
 
+def test_textures_object_and_legacy_reference(tmp_path):
+    r = parse_file(write(tmp_path, "t.cu", """
+        texture<float, 1, cudaReadModeElementType> texRef;
+        texture<float4, 2> tex2;
+        surface<void, 2> surf;
+        __global__ void legacy(float *o) {
+          float4 v = tex2D(tex2, 0.5f, 0.5f);
+          o[threadIdx.x] = tex1Dfetch(texRef, threadIdx.x) + v.x;
+          surf2Dwrite(o[0], surf, 0, 0);
+        }
+        __global__ void objects(cudaTextureObject_t t, cudaSurfaceObject_t s, float *o) {
+          o[0] = tex2D<float>(t, 0.f, 0.f) + tex1Dfetch<float>(t, 3);
+          surf2Dwrite(o[0], s, 0, 0);
+          float4 f = surf2Dread<float4>(s, 0, 0); o[1] = f.x;
+        }
+        int host_only;
+        __global__ void misuse(int *o) { o[0] = host_only; }
+        int main() {
+          float *d; cudaMalloc(&d, 64);
+          cudaBindTexture(0, texRef, d, 64);
+          cudaResourceDesc rd = {}; rd.resType = cudaResourceTypeLinear;
+          cudaTextureDesc td = {}; cudaTextureObject_t obj;
+          cudaCreateTextureObject(&obj, &rd, &td, nullptr);
+          cudaUnbindTexture(texRef);
+        }
+    """))
+    # a real host variable in device code stays an error; legacy textures become warnings
+    assert [(e.line, "host_only" in e.message) for e in r.errors] == [(16, True)]
+    assert sorted(w.line for w in r.warnings if "legacy texture" in w.message) == [6, 7, 8]
+
+
 def test_index_is_reused_per_thread():
     assert P.get_index() is P.get_index()

@@ -141,6 +141,8 @@ class Lowerer:
         return f is not None and os.path.abspath(f.name) == self.path
 
     def _specializations(self, templates: list[ci.Cursor]) -> dict[int, list[ci.Cursor]]:
+        # Explicit instantiations (`template __global__ void k<4>(float*);`) are not exposed
+        # by libclang as cursors; such kernels are analysed as the primary template.
         if not templates:
             return {}
         wanted = {t.hash for t in templates}
@@ -494,7 +496,7 @@ class Lowerer:
                 scope = "warp" if e.callee in WARP_BARRIERS else "block"
                 return [ir.Barrier(r, e.callee, scope, e.args)]
             if isinstance(e, ir.Call) and e.callee == "sync" and _is_cg_block_sync(c):
-                return [ir.Barrier(r, "cg::sync", "block", [])]
+                return [ir.Barrier(r, "cg::sync", _cg_sync_scope(e), [])]
             return [ir.ExprStmt(r, e)]
         if k.is_declaration():
             return []
@@ -681,6 +683,15 @@ class Lowerer:
             return self._call(c, r, t)
         if k == CK.INIT_LIST_EXPR:
             return ir.InitList(r, t, [self._expr(x) for x in c.get_children()])
+        if k == CK.LAMBDA_EXPR:
+            # Not modelled as a value, but its body is lowered so that what it does (e.g. a
+            # kernel launch inside `[&]{ k<<<g, b>>>(...); }`) is visible to the analyses.
+            body = next((x for x in c.get_children() if x.kind == CK.COMPOUND_STMT), None)
+            parts: list = []
+            if body is not None:
+                for st in ir.walk_stmt(self.block(body)):
+                    parts.extend(st.exprs())
+            return ir.Unknown(r, t, "<lambda>", parts)
         if k == CK.CXX_UNARY_EXPR:  # sizeof / alignof
             v = self._eval(c)
             return ir.SizeOf(r, t, int(v) if v is not None else None)
@@ -972,6 +983,15 @@ def _find_ref(c: ci.Cursor) -> Optional[ci.Cursor]:
 def _is_cg_block_sync(c: ci.Cursor) -> bool:
     text = _tokens_text(c)
     return "sync" in text and ("block" in text or "cta" in text or "grid" not in text)
+
+
+def _cg_sync_scope(call: ir.Call) -> str:
+    """`tile.sync()` / `cg::sync(tile)` on a thread_block_tile or coalesced group synchronizes
+    a warp (or part of one), not the block."""
+    grp = call.args[0].type.spelling if call.args else ""
+    if "tile" in grp or "coalesced" in grp or ("thread_group" in grp and "thread_block" not in grp):
+        return "warp"  # a generic thread_group here is a tiled_partition(...) of the block
+    return "block"
 
 
 def _has_managed(c: ci.Cursor) -> bool:

@@ -86,6 +86,7 @@ MAX_STUB_ROUNDS = 4
 
 _MISSING_RE = re.compile(r"^'(?P<name>[^']+)' file not found")
 _DEVICE_LAUNCH_RE = re.compile(r"^reference to __global__ function '.*' in __(global|device)__ function")
+_HOST_VAR_RE = re.compile(r"^reference to __host__ variable '([^']+)' in __(?:global|device|host__ __device)__ function")
 _DEVICE_LAUNCH_NOTE_RE = re.compile(r"call to __global__ function from __(global|device)__ function")
 
 # Source-file suffixes treated as CUDA/C++ by compile-command matching for headers.
@@ -634,8 +635,20 @@ def parse_file(path: str, opts: Optional[FrontendOptions] = None,
 
     ``unsaved`` maps file names to contents that replace what is on disk (editor buffers);
     the main file may be among them. Missing headers are stubbed (see module doc).
+    A file that cannot be parsed at all gives ``fatal=True``, ``tu=None`` and a ``message``.
     """
     t0 = time.perf_counter()
+    try:
+        return _parse_file(path, opts, unsaved, t0)
+    except (KeyboardInterrupt, SystemExit, MemoryError):
+        raise
+    except Exception as e:  # a libclang/cindex surprise must not abort a whole run
+        return _fatal(os.path.abspath(path), f"internal frontend error: {type(e).__name__}: {e}", t0)
+
+
+def _parse_file(path: str, opts: Optional[FrontendOptions],
+                unsaved: Union[None, Mapping[str, str], Iterable[tuple[str, str]]],
+                t0: float) -> ParseResult:
     opts = opts or FrontendOptions()
     path = os.path.abspath(path)
     overrides = _unsaved_list(unsaved)
@@ -712,7 +725,7 @@ def parse_file(path: str, opts: Optional[FrontendOptions] = None,
     for d in tu.diagnostics:
         if d.severity >= ci.Diagnostic.Error:
             p = _problem(d)
-            why = _nvcc_accepts(d, p, lines_cache, overrides)
+            why = _nvcc_accepts(d, p, lines_cache, overrides, tu)
             if why:
                 warnings.append(ClangProblem("warning", p.file, p.line, p.column,
                                              f"{why}: {p.message}", p.option))
@@ -744,8 +757,17 @@ def _source_line(path: Optional[str], line: int, cache: dict[str, list[str]],
     return lines[line - 1] if line <= len(lines) else ""
 
 
+def _is_texture_reference(tu: ci.TranslationUnit, name: str) -> bool:
+    for c in tu.cursor.get_children():
+        if c.kind == ci.CursorKind.VAR_DECL and c.spelling == name:
+            t = c.type.get_canonical().spelling
+            return t.startswith(("texture<", "surface<", "const texture<", "const surface<"))
+    return False
+
+
 def _nvcc_accepts(d: ci.Diagnostic, p: ClangProblem, cache: dict[str, list[str]],
-                  overrides: Sequence[tuple[str, str]]) -> Optional[str]:
+                  overrides: Sequence[tuple[str, str]],
+                  tu: Optional[ci.TranslationUnit] = None) -> Optional[str]:
     """For the few clang errors on code nvcc compiles, and after which clang's AST is still
     right apart from the construct itself, the reason to report a warning instead."""
     msg = p.message
@@ -756,6 +778,11 @@ def _nvcc_accepts(d: ci.Diagnostic, p: ClangProblem, cache: dict[str, list[str]]
                 _DEVICE_LAUNCH_NOTE_RE.search(c.spelling) for c in d.children)):
         return ("device-side kernel launch (dynamic parallelism) is not modelled by clang and "
                 "is missing from the AST")
+    # A legacy texture/surface reference (texture<float, 2> tex; at file scope) is a device
+    # object to nvcc and a host variable to clang.
+    m = _HOST_VAR_RE.match(msg)
+    if m and tu is not None and _is_texture_reference(tu, m.group(1)):
+        return "legacy texture/surface reference (removed in CUDA 12; nvcc treats it as a device object)"
     # `__shared__ alignas(16) float a[...]`: clang wants C++11 attributes first, nvcc does not;
     # the variable is still declared (without the extra alignment).
     if msg == "an attribute list cannot appear here":

@@ -17,6 +17,7 @@
 #include "math_functions.h"
 #include "texture_indirect_functions.h"
 #include "surface_indirect_functions.h"
+#include "cuda_texture_types.h"
 
 #ifdef __cplusplus
 

@@ -1,0 +1,578 @@
+"""Checking many files: a result cache, a crash-isolating process pool and a progress bar.
+
+* **Cache** (:class:`ResultCache`, in ``$CUDALINT_CACHE_DIR`` or ``.cudalint_cache/``): one JSON
+  entry per (cudalint version and code, analysis and check options, path, file content). An
+  entry also lists every file the translation unit ``#include``\\ d with its size, mtime and
+  SHA-256, and the headers that were missing (stubbed); it is used only while all of those are
+  unchanged (a header whose mtime changed is re-hashed, so a ``touch`` does not invalidate) and
+  no missing header has appeared. Results of files that timed out or crashed are not cached.
+* **Pool** (:class:`WorkerPool`): ``spawn``-started worker processes, one file at a time each.
+  libclang can abort the whole process on some inputs (SIGILL/SIGSEGV from an LLVM assertion);
+  a worker that dies, or that runs past the per-file time limit plus a grace period, is
+  replaced and the file it was analysing gets a CL000 diagnostic. The run goes on.
+* :func:`check_files` ties them together for the CLI; the editor server uses
+  :class:`WorkerPool` directly, with editor buffers (``Task.source``).
+
+Nothing here imports the analyzer at module level: a fully cached run never loads libclang.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import multiprocessing
+import os
+import re
+import signal
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait as mp_wait
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional
+
+from . import __version__
+from .rules.diagnostic import Diagnostic, Edit, FileResult, Fix, Location, Related
+
+CACHE_ENV = "CUDALINT_CACHE_DIR"
+DEFAULT_CACHE_DIR = ".cudalint_cache"
+#: A worker gets this much longer than the per-file time limit before it is killed (the limit
+#: itself is enforced inside the worker; this catches code stuck in C that never returns).
+KILL_GRACE_S = 15.0
+
+
+@dataclass
+class Task:
+    path: str
+    aopts: Any  # AnalysisOptions
+    copts: Any  # CheckOptions
+    time_limit: Optional[float] = 60.0
+    #: Editor buffer to analyse instead of the file's content on disk (LSP).
+    source: Optional[str] = None
+
+
+@dataclass
+class TaskResult:
+    result: FileResult
+    dependencies: list[str] = field(default_factory=list)
+    missing_headers: list[str] = field(default_factory=list)
+    cacheable: bool = False
+    seconds: float = 0.0
+
+
+# --------------------------------------------------------------------------------------------
+# Running one task (in a worker or in-process)
+# --------------------------------------------------------------------------------------------
+_MISSING_NOTE = re.compile(r"^header <(?P<name>.+?)> not found")
+
+
+def run_task(task: Task) -> TaskResult:
+    from .rules.runner import check_file
+
+    t0 = time.perf_counter()
+    if task.source is None:
+        res, fa = check_file(task.path, task.aopts, task.copts, task.time_limit)
+        deps = list(getattr(fa, "dependencies", []) or []) if fa is not None else []
+        missing = [m.group("name") for n in res.notes if (m := _MISSING_NOTE.match(n))]
+        return TaskResult(res, deps, missing, cacheable=fa is not None, seconds=time.perf_counter() - t0)
+    # An editor buffer: analyse a copy in a temporary directory, with the real file's directory
+    # searched for "quoted" includes, then give every location back its real path.
+    real = os.path.abspath(task.path)
+    with tempfile.TemporaryDirectory(prefix="cudalint-buffer-") as tmp:
+        copy = os.path.join(tmp, os.path.basename(real) or "buffer.cu")
+        with open(copy, "w", encoding="utf-8", newline="") as f:
+            f.write(task.source)
+        aopts = dataclasses.replace(task.aopts, extra_args=list(task.aopts.extra_args) +
+                                    ["-iquote", os.path.dirname(real), "-I", os.path.dirname(real)])
+        res, fa = check_file(copy, aopts, task.copts, task.time_limit)
+    res = remap_paths(res, {copy: task.path, tmp: os.path.dirname(real)})
+    return TaskResult(res, [], [], cacheable=False, seconds=time.perf_counter() - t0)
+
+
+def remap_paths(res: FileResult, mapping: dict[str, str]) -> FileResult:
+    def fix(p: str) -> str:
+        return mapping.get(p, p)
+
+    def fix_msg(m: str) -> str:
+        for a, b in mapping.items():
+            m = m.replace(a, b)
+        return m
+
+    diags = [dataclasses.replace(d, path=fix(d.path), message=fix_msg(d.message),
+                                 related=tuple(dataclasses.replace(r, path=fix(r.path)) for r in d.related))
+             for d in res.diagnostics]
+    return FileResult(path=fix(res.path), diagnostics=diags,
+                      error=fix_msg(res.error) if res.error else None,
+                      notes=[fix_msg(n) for n in res.notes])
+
+
+def crash_result(path: str, message: str) -> FileResult:
+    from .rules.registry import RULES, load_rule_modules
+    load_rule_modules()
+    r = RULES["CL000"]
+    d = Diagnostic(r.code, r.name, r.severity, message, path, Location(1, 1), Location(1, 2))
+    return FileResult(path=path, diagnostics=[d], error=message)
+
+
+# --------------------------------------------------------------------------------------------
+# Serialising results (cache entries; JSON, never pickle)
+# --------------------------------------------------------------------------------------------
+def _loc(l: Location) -> list[int]:
+    return [l.line, l.column]
+
+
+def result_to_dict(r: FileResult) -> dict:
+    def diag(d: Diagnostic) -> dict:
+        return {"code": d.code, "name": d.name, "severity": d.severity, "message": d.message,
+                "path": d.path, "loc": _loc(d.location), "end": _loc(d.end_location), "kernel": d.kernel,
+                "fix": None if d.fix is None else {
+                    "description": d.fix.description,
+                    "edits": [[_loc(e.start), _loc(e.end), e.text] for e in d.fix.edits]},
+                "related": [[x.path, _loc(x.location), x.message] for x in d.related]}
+
+    return {"path": r.path, "error": r.error, "notes": list(r.notes),
+            "diagnostics": [diag(d) for d in r.diagnostics]}
+
+
+def result_from_dict(doc: dict) -> FileResult:
+    def diag(x: dict) -> Diagnostic:
+        fix = None
+        if x.get("fix"):
+            fix = Fix(x["fix"]["description"],
+                      tuple(Edit(Location(*a), Location(*b), t) for a, b, t in x["fix"]["edits"]))
+        return Diagnostic(x["code"], x["name"], x["severity"], x["message"], x["path"],
+                          Location(*x["loc"]), Location(*x["end"]), x.get("kernel"), fix,
+                          tuple(Related(p, Location(*l), m) for p, l, m in x.get("related", [])))
+
+    return FileResult(path=doc["path"], diagnostics=[diag(d) for d in doc["diagnostics"]],
+                      error=doc.get("error"), notes=list(doc.get("notes", [])))
+
+
+# --------------------------------------------------------------------------------------------
+# The cache
+# --------------------------------------------------------------------------------------------
+_code_fp: Optional[str] = None
+
+
+def code_fingerprint() -> str:
+    """cudalint's version plus the size and mtime of its own source and data files, so an
+    edited checkout (or an upgrade) never reuses results of older code."""
+    global _code_fp
+    if _code_fp is None:
+        root = Path(__file__).resolve().parent
+        h = hashlib.sha256(__version__.encode())
+        skip = {".git", ".venv", ".ci-venv", "tests", "fixtures", "bench", "__pycache__", "build",
+                "dist", DEFAULT_CACHE_DIR, ".pytest_cache", ".hypothesis"}
+        for dirpath, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d not in skip and not d.endswith(".egg-info"))
+            for f in sorted(files):
+                if f.endswith((".py", ".h", ".hpp", ".json")) or "." not in f:
+                    p = os.path.join(dirpath, f)
+                    try:
+                        st = os.stat(p)
+                    except OSError:
+                        continue
+                    h.update(f"{os.path.relpath(p, root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        _code_fp = h.hexdigest()
+    return _code_fp
+
+
+def _jsonable(obj):
+    if dataclasses.is_dataclass(obj):
+        return {k: _jsonable(v) for k, v in sorted(dataclasses.asdict(obj).items())}
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in sorted(obj.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    return obj
+
+
+def options_fingerprint(task: Task) -> str:
+    doc = {"a": _jsonable(task.aopts), "c": _jsonable(task.copts), "t": task.time_limit}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def default_cache_dir(configured: Optional[str] = None) -> Path:
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    if configured:
+        return Path(configured)
+    return Path.cwd() / DEFAULT_CACHE_DIR
+
+
+class ResultCache:
+    def __init__(self, directory: Path | str):
+        self.dir = Path(directory)
+        self.hits = self.misses = 0
+        self._ready = False
+
+    def _prepare(self) -> None:
+        if self._ready:
+            return
+        self._ready = True
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            tag = self.dir / "CACHEDIR.TAG"
+            if not tag.exists():
+                tag.write_text("Signature: 8a477f597d28d172789f06886806bc55\n"
+                               "# This file is a cache directory tag created by cudalint.\n")
+            gi = self.dir / ".gitignore"
+            if not gi.exists():
+                gi.write_text("# Automatically created by cudalint.\n*\n")
+        except OSError:
+            pass
+
+    def key(self, task: Task, content: bytes) -> str:
+        h = hashlib.sha256()
+        for part in (code_fingerprint(), options_fingerprint(task), task.path,
+                     os.path.abspath(task.path), _sha(content)):
+            h.update(part.encode("utf-8", "surrogateescape") + b"\0")
+        return h.hexdigest()
+
+    def _entry_path(self, key: str) -> Path:
+        return self.dir / __version__ / key[:2] / f"{key}.json"
+
+    def lookup(self, task: Task) -> tuple[Optional[FileResult], Optional[str]]:
+        """(cached result or None, the key to store under; None when the file is unreadable)."""
+        try:
+            with open(task.path, "rb") as f:
+                content = f.read()
+        except OSError:
+            return None, None
+        key = self.key(task, content)
+        try:
+            with open(self._entry_path(key), "r", encoding="utf-8") as f:
+                entry = json.load(f)
+        except (OSError, ValueError):
+            self.misses += 1
+            return None, key
+        if not self._valid(entry, task):
+            self.misses += 1
+            return None, key
+        self.hits += 1
+        try:
+            return result_from_dict(entry["result"]), key
+        except (KeyError, TypeError, ValueError):
+            self.misses += 1
+            return None, key
+
+    @staticmethod
+    def _valid(entry: dict, task: Task) -> bool:
+        for p, mtime, size, digest in entry.get("deps", []):
+            try:
+                st = os.stat(p)
+            except OSError:
+                return False
+            if st.st_mtime_ns == mtime and st.st_size == size:
+                continue
+            try:
+                with open(p, "rb") as f:
+                    if _sha(f.read()) != digest:
+                        return False
+            except OSError:
+                return False
+        if entry.get("missing"):
+            dirs = [os.path.dirname(os.path.abspath(task.path))] + list(task.aopts.include_dirs)
+            for name in entry["missing"]:
+                if any(os.path.exists(os.path.join(d, name)) for d in dirs):
+                    return False  # a header that was missing exists now
+        return True
+
+    def store(self, key: str, tr: TaskResult) -> None:
+        if not tr.cacheable or key is None:
+            return
+        deps = []
+        main = os.path.abspath(tr.result.path)
+        for p in tr.dependencies:
+            if os.path.abspath(p) == main:
+                continue
+            try:
+                st = os.stat(p)
+                with open(p, "rb") as f:
+                    digest = _sha(f.read())
+            except OSError:
+                continue  # a virtual (stubbed) header
+            deps.append([p, st.st_mtime_ns, st.st_size, digest])
+        entry = {"deps": deps, "missing": tr.missing_headers, "result": result_to_dict(tr.result)}
+        self._prepare()
+        target = self._entry_path(key)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(entry, f, separators=(",", ":"))
+            os.replace(tmp, target)
+        except OSError:
+            pass
+
+
+# --------------------------------------------------------------------------------------------
+# Worker processes
+# --------------------------------------------------------------------------------------------
+def _worker_main(conn) -> None:
+    try:  # load the analyzer while the parent is still handing out work
+        import cudalint.rules.runner  # noqa: F401
+        from cudalint.rules.registry import load_rule_modules
+        load_rule_modules()
+    except Exception:
+        pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            out = run_task(task)
+        except BaseException as exc:  # never leave the parent waiting
+            out = TaskResult(crash_result(task.path, f"internal error in worker: {type(exc).__name__}: {exc}"))
+        try:
+            conn.send(out)
+        except (OSError, EOFError):
+            return
+
+
+def _signal_name(code: Optional[int]) -> str:
+    if code is None:
+        return "unknown status"
+    if code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit status {code}"
+
+
+class _Worker:
+    def __init__(self, ctx):
+        self.conn, child = ctx.Pipe(duplex=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        self.proc.start()
+        child.close()
+        self.task: Optional[Task] = None
+        self.index = -1
+        self.started = 0.0
+
+    def stop(self, kill: bool = False) -> None:
+        if kill:
+            try:
+                self.proc.kill()
+            except Exception:
+                pass
+        else:
+            try:
+                self.conn.send(None)
+            except Exception:
+                pass
+        self.proc.join(timeout=5)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(timeout=5)
+        try:
+            self.conn.close()
+        except Exception:
+            pass
+
+
+class WorkerPool:
+    """``size`` spawned worker processes. :meth:`run` hands out tasks and yields
+    ``(index, TaskResult)`` as they finish; a worker that dies or hangs is replaced and its
+    file reported as CL000."""
+
+    def __init__(self, size: int):
+        self.size = max(1, size)
+        self._ctx = multiprocessing.get_context("spawn")
+        self._workers: list[_Worker] = []
+        self._lock = threading.Lock()
+
+    def _spawn(self) -> _Worker:
+        w = _Worker(self._ctx)
+        self._workers.append(w)
+        return w
+
+    def run(self, tasks: list[Task]) -> Iterable[tuple[int, TaskResult]]:
+        with self._lock:
+            yield from self._run(tasks)
+
+    def _run(self, tasks: list[Task]):
+        pending = list(range(len(tasks)))
+        pending.reverse()  # pop() from the end = first task first
+        while len(self._workers) < min(self.size, len(tasks)):
+            self._spawn()
+        idle = [w for w in self._workers]
+        busy: list[_Worker] = []
+        while pending or busy:
+            while pending and idle:
+                w = idle.pop()
+                i = pending.pop()
+                w.task, w.index, w.started = tasks[i], i, time.monotonic()
+                try:
+                    w.conn.send(tasks[i])
+                    busy.append(w)
+                except (OSError, EOFError, ValueError):  # died while idle: replace, retry
+                    pending.append(i)
+                    self._replace(w)
+                    idle.append(self._workers[-1])
+            waitables = [w.conn for w in busy] + [w.proc.sentinel for w in busy]
+            ready = set(mp_wait(waitables, timeout=1.0))
+            now = time.monotonic()
+            for w in list(busy):
+                result: Optional[TaskResult] = None
+                if w.conn in ready:
+                    try:
+                        result = w.conn.recv()
+                    except (EOFError, OSError):
+                        result = None
+                if result is not None:
+                    busy.remove(w)
+                    idle.append(w)
+                    yield w.index, result
+                    continue
+                died = w.proc.sentinel in ready or w.conn in ready or not w.proc.is_alive()
+                limit = w.task.time_limit if w.task and w.task.time_limit else None
+                hung = limit is not None and now - w.started > limit + KILL_GRACE_S
+                if died or hung:
+                    busy.remove(w)
+                    task, index = w.task, w.index
+                    if hung and not died:
+                        w.stop(kill=True)
+                        msg = (f"analysis exceeded the per-file time limit of {limit:g} s "
+                               "(the analyser process was stopped)")
+                    else:
+                        w.proc.join(timeout=5)
+                        msg = (f"the analyser process crashed ({_signal_name(w.proc.exitcode)}) while "
+                               "analysing this file; libclang may have hit an internal error on it")
+                    self._replace(w)
+                    if pending:
+                        idle.append(self._workers[-1])
+                    yield index, TaskResult(crash_result(task.path, msg))
+
+    def _replace(self, w: _Worker) -> None:
+        if w in self._workers:
+            self._workers.remove(w)
+        try:
+            w.stop(kill=True)
+        except Exception:
+            pass
+        self._spawn()
+
+    def close(self) -> None:
+        for w in self._workers:
+            w.stop()
+        self._workers.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+# --------------------------------------------------------------------------------------------
+# The CLI's entry point
+# --------------------------------------------------------------------------------------------
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class RunStats:
+    files: int = 0
+    cached: int = 0
+    analysed: int = 0
+    workers: int = 0
+    seconds: float = 0.0
+
+
+PROGRESS_MIN_FILES = 8
+
+
+def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[ResultCache] = None,
+                progress: bool = False, stats: Optional[RunStats] = None) -> list[FileResult]:
+    """Check every task; results in the order of ``tasks``.
+
+    Cached results are used where valid. The remaining files are analysed in-process when
+    there is only one of them or ``jobs`` is 1, else in a pool of ``min(jobs, files)`` worker
+    processes (crash isolation, parallelism).
+    """
+    t0 = time.perf_counter()
+    jobs = jobs or default_jobs()
+    results: list[Optional[FileResult]] = [None] * len(tasks)
+    keys: list[Optional[str]] = [None] * len(tasks)
+    todo: list[int] = []
+    for i, t in enumerate(tasks):
+        if cache is not None:
+            hit, keys[i] = cache.lookup(t)
+            if hit is not None:
+                results[i] = hit
+                continue
+        todo.append(i)
+    # Biggest files first: better load balance in the pool.
+    todo.sort(key=lambda i: -_size(tasks[i].path))
+    workers = 1 if (jobs <= 1 or len(todo) <= 1) else min(jobs, len(todo))
+    bar = _Progress(len(todo)) if progress and len(todo) >= PROGRESS_MIN_FILES else None
+    try:
+        if workers == 1:
+            for i in todo:
+                tr = run_task(tasks[i])
+                results[i] = tr.result
+                if cache is not None:
+                    cache.store(keys[i], tr)
+                if bar:
+                    bar.advance(tasks[i].path)
+        else:
+            with WorkerPool(workers) as pool:
+                for j, tr in pool.run([tasks[i] for i in todo]):
+                    i = todo[j]
+                    results[i] = tr.result
+                    if cache is not None:
+                        cache.store(keys[i], tr)
+                    if bar:
+                        bar.advance(tasks[i].path)
+    finally:
+        if bar:
+            bar.close()
+    if stats is not None:
+        stats.files, stats.analysed = len(tasks), len(todo)
+        stats.cached, stats.workers = len(tasks) - len(todo), workers if todo else 0
+        stats.seconds = time.perf_counter() - t0
+    return [r for r in results if r is not None]
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+class _Progress:
+    """A rich progress bar on stderr (transient)."""
+
+    def __init__(self, total: int):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(TextColumn("[bold]cudalint[/]"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), TextColumn("{task.description}"),
+                                 console=Console(file=sys.stderr), transient=True)
+        self.progress.start()
+        self.task = self.progress.add_task("", total=total)
+
+    def advance(self, path: str) -> None:
+        self.progress.update(self.task, advance=1, description=os.path.basename(path))
+
+    def close(self) -> None:
+        self.progress.stop()
