@@ -280,6 +280,7 @@ def _emit(text: str, output_file: Optional[Path]) -> None:
 
 @app.command("explain")
 def explain_cmd(
+    ctx: typer.Context,
     paths: List[Path] = typer.Argument(..., help="CUDA files or directories."),
     arch: str = ArchOpt,
     block: Optional[str] = BlockOpt,
@@ -298,6 +299,8 @@ def explain_cmd(
     output_format: str = typer.Option("text", "--output-format", help="text | json"),
     output_file: Optional[Path] = typer.Option(None, "--output-file", help="Write the report here."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Draw the device's roofline with each kernel as a point (e.g. roofline.png; needs matplotlib)."),
+    config: Optional[Path] = ConfigOpt,
+    isolated: bool = IsolatedOpt,
 ):
     """Show per-kernel facts: launch configuration and where every variable lives."""
     from .analyzer.pipeline import analyze_file
@@ -309,11 +312,12 @@ def explain_cmd(
         _err(f"--output-format must be text or json (got {output_format!r})")
         raise typer.Exit(2)
     files = collect_files(paths)
+    tasks, _ = _plan(ctx, files, aopts, None, None, config, isolated, None)  # configuration
     analyses = []
     failed = False
-    for f in files:
+    for f, task in zip(files, tasks):
         try:
-            fa = analyze_file(f, aopts)
+            fa = analyze_file(f, task.aopts)
         except Exception as exc:  # never a traceback for the user
             from .analyzer.pipeline import FileAnalysis, ParseProblem
             fa = FileAnalysis(path=f, error=ParseProblem(f"internal error: {type(exc).__name__}: {exc}"))
@@ -321,6 +325,7 @@ def explain_cmd(
             fa.kernels = [k for k in fa.kernels if kernel in (k.name, k.function.name)]
         failed |= fa.error is not None
         analyses.append(fa)
+    arch = tasks[0].aopts.arch if tasks else arch  # the configured arch when --arch was not given
     if output_format == "json":
         text = render_explain_json(analyses, arch)
     else:
@@ -364,11 +369,47 @@ def rules_cmd(output_format: str = typer.Option("text", "--output-format", help=
         typer.echo(f"{r.code}  {r.name:<36} {r.severity:<8} {r.summary}")
 
 
+@app.command("config")
+def config_cmd(
+    path: Optional[Path] = typer.Argument(None, help="Show the configuration that applies to this file or directory (default: the working directory)."),
+    show: bool = typer.Option(False, "--show", help="Show the resolved configuration (after `extend`)."),
+    output_format: str = typer.Option("text", "--output-format", help="text (TOML) | json"),
+    config: Optional[Path] = ConfigOpt,
+    isolated: bool = IsolatedOpt,
+):
+    """Show which configuration file applies and what it resolves to."""
+    import json
+
+    from .config import ConfigError, dump_toml
+
+    if output_format not in ("text", "json"):
+        _err(f"--output-format must be text or json (got {output_format!r})")
+        raise typer.Exit(2)
+    resolver = _resolver(config, isolated)
+    try:
+        settings = resolver.for_path(path or Path.cwd())
+    except ConfigError as e:
+        _err(str(e))
+        raise typer.Exit(2)
+    if not show:
+        typer.echo(str(settings.path) if settings.path else "(no configuration file: defaults)")
+        return
+    if output_format == "json":
+        typer.echo(json.dumps(settings.to_json(), indent=2))
+    else:
+        typer.echo(dump_toml(settings), nl=False)
+
+
 def _register_optional_commands() -> None:
     """Commands implemented in their own modules (kept out of this file's imports)."""
     try:
         from .commands.occupancy import occupancy_command
         app.command("occupancy", help="Occupancy calculator (NVIDIA's algorithm).")(occupancy_command)
+    except ImportError:
+        pass
+    try:
+        from .commands.server import server_command
+        app.command("server", help="Language server (LSP over stdio) for editors.")(server_command)
     except ImportError:
         pass
     try:

@@ -109,11 +109,18 @@ def remap_paths(res: FileResult, mapping: dict[str, str]) -> FileResult:
 
 
 def crash_result(path: str, message: str) -> FileResult:
-    from .rules.registry import RULES, load_rule_modules
-    load_rule_modules()
-    r = RULES["CL000"]
-    d = Diagnostic(r.code, r.name, r.severity, message, path, Location(1, 1), Location(1, 2))
+    """A CL000 result, built without the rule registry (which may be what is broken)."""
+    d = Diagnostic("CL000", "unparsable-file", "error", message, path, Location(1, 1), Location(1, 2))
     return FileResult(path=path, diagnostics=[d], error=message)
+
+
+def _guarded(task: Task) -> TaskResult:
+    try:
+        return run_task(task)
+    except BaseException as exc:  # noqa: BLE001 - a broken installation, an analyzer bug
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        return TaskResult(crash_result(task.path, f"internal error: {type(exc).__name__}: {exc}"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -317,12 +324,13 @@ class ResultCache:
 # Worker processes
 # --------------------------------------------------------------------------------------------
 def _worker_main(conn) -> None:
+    broken = None
     try:  # load the analyzer while the parent is still handing out work
         import cudalint.rules.runner  # noqa: F401
         from cudalint.rules.registry import load_rule_modules
         load_rule_modules()
-    except Exception:
-        pass
+    except Exception as exc:  # a broken installation: every file gets CL000 saying so
+        broken = f"cudalint cannot load its analyses: {type(exc).__name__}: {exc}"
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     while True:
         try:
@@ -331,10 +339,7 @@ def _worker_main(conn) -> None:
             return
         if task is None:
             return
-        try:
-            out = run_task(task)
-        except BaseException as exc:  # never leave the parent waiting
-            out = TaskResult(crash_result(task.path, f"internal error in worker: {type(exc).__name__}: {exc}"))
+        out = TaskResult(crash_result(task.path, broken)) if broken else _guarded(task)
         try:
             conn.send(out)
         except (OSError, EOFError):
@@ -526,7 +531,7 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
     try:
         if workers == 1:
             for i in todo:
-                tr = run_task(tasks[i])
+                tr = _guarded(tasks[i])
                 results[i] = tr.result
                 if cache is not None:
                     cache.store(keys[i], tr)

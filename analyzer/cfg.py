@@ -442,12 +442,18 @@ def _always_true(e: ir.Expr) -> bool:
 
 
 def is_grid_sync(c: ir.Call) -> bool:
-    """``grid.sync()`` / ``cg::sync(grid)`` on a cooperative-groups grid: every thread of the
-    grid waits, so it is a block-wide barrier too."""
-    if c.callee != "sync" or not c.args:
+    """Block-wide barriers spelled as calls on an object: ``grid.sync()`` / ``cg::sync(grid)``
+    on a cooperative-groups grid or cluster (every thread of the grid waits, so the block's
+    too), and the waiting half of a ``cuda::barrier`` / ``std::barrier``
+    (``bar.arrive_and_wait()``, ``bar.wait(std::move(token))``)."""
+    if not c.args:
         return False
     t = c.args[0].type.spelling
-    return "grid_group" in t or "cluster_group" in t
+    if c.callee == "sync":
+        return "grid_group" in t or "cluster_group" in t
+    if c.callee in ("wait", "arrive_and_wait"):
+        return "barrier<" in t.replace(" <", "<") and "thread_scope_thread" not in t
+    return False
 
 
 def barrier_call(s: ir.Stmt, barrier_functions: set) -> Optional[ir.Call]:

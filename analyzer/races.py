@@ -216,10 +216,17 @@ class BranchStats:
     example_warp: Optional[int] = None
     example_block: Optional[tuple] = None
     example_lanes: Optional[tuple] = None  # (first taken lane, first not-taken lane)
+    minority_sum: float = 0.0  # over divergent warps: share of active lanes on the smaller side
 
     @property
     def fraction(self) -> float:
         return self.warps_divergent / self.warps_executing if self.warps_executing else 0.0
+
+    @property
+    def minority(self) -> float:
+        """Mean share of a divergent warp's active lanes on the smaller side of the branch
+        (1/32 for a leader test `lane == 0`, 1/2 for `tid % 2`)."""
+        return self.minority_sum / self.warps_divergent if self.warps_divergent else 0.0
 
 
 @dataclass
@@ -760,6 +767,9 @@ class Simt:
         st.warps_executing += int(executing.sum())
         nd = int(divergent.sum())
         st.warps_divergent += nd
+        if nd:
+            frac = n_taken[divergent] / n_act[divergent]
+            st.minority_sum += float(np.minimum(frac, 1.0 - frac).sum())
         if nd and not st.interleaved:
             for wid in np.flatnonzero(divergent)[:64]:
                 sel = act & (self.ts.warp == wid)

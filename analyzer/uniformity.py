@@ -325,6 +325,7 @@ class WarpSplit:
     example_block: Optional[tuple] = None
     example_warp: Optional[int] = None
     example_lanes: Optional[tuple] = None
+    minority: float = 0.0  # mean share of a divergent warp's lanes on the smaller side
 
     @property
     def fraction(self) -> float:
@@ -356,7 +357,8 @@ def warp_divergence(kernel: ir.Function, block: tuple, grid: Optional[tuple], pa
         out.branches[id(st.stmt)] = WarpSplit(
             st.stmt, bu, st.warps_executing, st.warps_divergent, st.interleaved,
             "launch" if grid else "block", whole and sim.complete and st.unknown == 0,
-            st.executions, st.unknown, st.example_block, st.example_warp, st.example_lanes)
+            st.executions, st.unknown, st.example_block, st.example_warp, st.example_lanes,
+            st.minority)
     return out
 
 

@@ -138,16 +138,17 @@ def run_job(job_path: str, mode: str, timeout: float) -> dict:
                 res = json.loads(line[len(MARK):])
             except ValueError:
                 pass
-    res["seconds"] = round(time.time() - t0, 2)
+    seconds = round(time.time() - t0, 2)
     if timed_out:
-        res.update(ok=False, status="timeout",
+        res.update(ok=False, status="timeout", seconds=seconds,
                    error=f"the kernel did not finish within the time limit of {timeout:g} s "
                          f"(stage: {res.get('stage', 'start')}); the process was killed")
         return res
     if not res:
-        res = {"ok": False, "status": "error",
+        res = {"ok": False, "status": "error", "seconds": seconds,
                "error": f"the runner exited with {p.returncode} without a result: " + (err_s.strip()[-1500:] or out_s.strip()[-1500:])}
         return res
+    res["seconds"] = seconds
     if res.get("ok"):
         res["status"] = "ok"
     elif res.get("stage") == "compile":

@@ -268,7 +268,7 @@ def _ends_at_brace(head: str) -> bool:
         return False
     if _top_level_has(h, "="):
         return False
-    return "(" in h or not h  # a function (or a macro-made one: GT_HOST { ... }) ends at '}'
+    return True  # a function, or one a macro declares (GT_HOST { ... }): ends at '}'
 
 
 def _top_level_has(s: str, ch: str) -> bool:
@@ -587,7 +587,7 @@ def apply_edits(text: str, edits) -> str:
             return len(text)
         return min(starts[li] + max(1, loc.column) - 1, starts[li + 1])
 
-    spans = sorted(((offset(e.start), offset(e.end), e.text) for e in edits), key=lambda s: (s[0], s[1]))
+    spans = sorted(((offset(e.start), offset(e.end), e.text) for e in edits), key=lambda s: s[0])
     out, pos = [], 0
     for a, b, t in spans:
         if a < pos:

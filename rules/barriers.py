@@ -186,6 +186,7 @@ __global__ void shift(float* out) {
 )
 def shared_race(ctx: RuleContext):
     me = RULES["CL602"]
+    seen = set()
     for kf in ctx.kernels:
         ks = _sync(ctx, kf)
         for r in ks.races:
@@ -193,7 +194,12 @@ def shared_race(ctx: RuleContext):
                 continue
             if not (_in_file(ctx, r.b.range) and _in_file(ctx, r.a.range)):
                 continue
-            yield _cl602(ctx, me, ks, r, kf)
+            d = _cl602(ctx, me, ks, r, kf)
+            # a device function inlined into several kernels (or instantiations): once
+            key = (d.location, d.message.split(" [block")[0])
+            if key not in seen:
+                seen.add(key)
+                yield d
 
 
 def _who(ks, t: int) -> str:
@@ -247,6 +253,7 @@ for (int ph = 0; ph < n / TILE; ++ph) {
 )
 def loop_race(ctx: RuleContext):
     me = RULES["CL603"]
+    seen = set()
     for kf in ctx.kernels:
         ks = _sync(ctx, kf)
         plain = {(id(r.a), id(r.b)) for r in ks.races if r.back_edge is None and not r.warp_confined}
@@ -272,6 +279,10 @@ def loop_race(ctx: RuleContext):
                 sev = "warning"
             related = (Related(ctx.path, Location(early_node.range.line, early_node.range.column),
                                f"{_who(ks, early_t)} {_kind(early_write)} `{r.element}` here in iteration i"),)
+            key = (later_node.range.line, later_node.range.column, msg)
+            if key in seen:
+                continue
+            seen.add(key)
             yield ctx.diag(me, later_node.range, msg, kernel=kf.name, related=related, severity=sev)
 
 
@@ -284,7 +295,10 @@ def loop_race(ctx: RuleContext):
          "sample of blocks) and, for every `if`, counts the warps in which some active threads take "
          "the branch and others do not. It reports a branch whose condition interleaves taken and "
          "not-taken lanes inside a warp (`threadIdx.x % 2 == 0`, `tx < 8` in a 16x16 block) when at "
-         "least `min-fraction` of the warp executions diverge. A boundary check such as `i < n` "
+         "least `min-fraction` of the warp executions diverge and, in a diverging warp, at least "
+         "`min-minority` of the active lanes (4 of 32) are on the smaller side: a test that singles "
+         "out a leader (`lane == 0`) only serializes the leader's own work and is not reported. "
+         "A boundary check such as `i < n` "
          "splits only the warp(s) straddling `n` (2,000 elements in 512-thread blocks: one warp of "
          "64); the count is available as a fact, but such a branch is not reported.",
     why="A warp executes both sides of a divergent branch one after the other with part of its lanes "
@@ -297,11 +311,12 @@ else
     how_to_fix="Map the work so that the condition is uniform per warp (e.g. `(threadIdx.x / 32) % 2`), "
                "or index the data so that the active threads are contiguous (the sequential-addressing "
                "reduction instead of `tid % (2*s) == 0`).",
-    options={"min-fraction": 0.25},
+    options={"min-fraction": 0.25, "min-minority": 0.125},
 )
 def warp_divergence_rule(ctx: RuleContext):
     me = RULES["CL604"]
     thr = float(ctx.option(me, "min-fraction") or 0.25)
+    min_side = float(ctx.option(me, "min-minority") or 0.125)
     for kf in ctx.kernels:
         ks = _sync(ctx, kf)
         div = ks.divergence
@@ -310,6 +325,8 @@ def warp_divergence_rule(ctx: RuleContext):
                 continue
             if ws.fraction < thr or not _in_file(ctx, ws.stmt.cond.range):
                 continue
+            if ws.minority < min_side:
+                continue  # a few lanes per warp singled out (a leader): their work, not waste
             cond = _text(ctx, ws.stmt.cond)
             lc = kf.launch
             scope = (f"for the launch <<<{'x'.join(map(str, lc.grid))}, {'x'.join(map(str, lc.block))}>>>"

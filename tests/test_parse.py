@@ -803,5 +803,20 @@ def test_textures_object_and_legacy_reference(tmp_path):
     assert sorted(w.line for w in r.warnings if "legacy texture" in w.message) == [6, 7, 8]
 
 
+def test_detailed_preprocessing_record_option(tmp_path):
+    src = write(tmp_path, "mac.cu", """
+        #define LAUNCH(k, n) k<<<(n + 255) / 256, 256>>>(n)
+        __global__ void k(int n) {}
+        void host(int n) { LAUNCH(k, n); }
+    """)
+    plain = parse_file(src)
+    assert not [c for c in plain.tu.cursor.get_children() if c.kind == CK.MACRO_INSTANTIATION]
+    rec = parse_file(src, FrontendOptions(detailed_preprocessing_record=True))
+    uses = [c for c in rec.tu.cursor.get_children()
+            if c.kind == CK.MACRO_INSTANTIATION and in_file(rec, c)]
+    assert [(u.spelling, u.location.line) for u in uses] == [("LAUNCH", 4)]
+    assert errors(rec) == []
+
+
 def test_index_is_reused_per_thread():
     assert P.get_index() is P.get_index()

@@ -324,7 +324,7 @@ class Lowerer:
         texts: list[str] = []
         n = spec.get_num_template_arguments()
         for i in range(max(n, 0)):
-            kind = spec.get_template_argument_kind(i)
+            kind = _targ_kind(spec, i)
             pname = tparams[i] if i < len(tparams) else f"#{i}"
             if kind == ci.TemplateArgumentKind.TYPE:
                 t = spec.get_template_argument_type(i)
@@ -861,6 +861,15 @@ def _read(path: str) -> str:
         return ""
 
 
+def _targ_kind(c: ci.Cursor, i: int):
+    """The template argument kind, or None for kinds the Python bindings do not know
+    (libclang 18 reports e.g. kind 8, a pack, which the enum lacks)."""
+    try:
+        return c.get_template_argument_kind(i)
+    except ValueError:
+        return None
+
+
 def _callee_spelling(c: ci.Cursor) -> str:
     """Name of an unresolved callee (a call on dependent types inside a template)."""
     for x in c.walk_preorder():
@@ -903,7 +912,7 @@ def _targs_key(c: ci.Cursor) -> str:
         return ""
     parts = []
     for i in range(n):
-        kind = c.get_template_argument_kind(i)
+        kind = _targ_kind(c, i)
         if kind == ci.TemplateArgumentKind.TYPE:
             parts.append(c.get_template_argument_type(i).spelling)
         elif kind == ci.TemplateArgumentKind.INTEGRAL:

@@ -152,6 +152,10 @@ class FrontendOptions:
     #: When False (default) a file that is not valid UTF-8 but is text (a Latin-1 comment, say)
     #: is parsed as raw bytes, as compilers do, with a warning; True makes it fatal.
     strict_utf8: bool = False
+    #: Keep macro definitions/expansions and inclusion directives as cursors
+    #: (PARSE_DETAILED_PROCESSING_RECORD; MACRO_INSTANTIATION etc. appear among the TU's
+    #: children). Costs next to nothing; off so the AST walk sees only declarations.
+    detailed_preprocessing_record: bool = False
 
 
 @dataclass(frozen=True)
@@ -696,6 +700,8 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
     tu = None
     rounds = 0
     options = _PARSE_KEEP_GOING
+    if opts.detailed_preprocessing_record:
+        options |= ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     while True:
         rounds += 1
         files = overrides + [(p, "/* cudalint: empty stand-in for a header that was not found */\n")
