@@ -114,6 +114,24 @@ def crash_result(path: str, message: str) -> FileResult:
     return FileResult(path=path, diagnostics=[d], error=message)
 
 
+def load_analyses() -> Optional[str]:
+    """Import every rule module (and so the analyses they use); why not, or None when fine.
+    Each module is imported explicitly: a failed import is retried and reported, where the
+    registry would remember it as loaded and silently run fewer rules."""
+    try:
+        import importlib
+        import pkgutil
+
+        from . import rules as pkg
+        from .rules.registry import load_rule_modules
+        for m in pkgutil.iter_modules(pkg.__path__):
+            importlib.import_module(f"{pkg.__name__}.{m.name}")
+        load_rule_modules()
+        return None
+    except Exception as exc:  # noqa: BLE001
+        return f"cudalint cannot load its analyses: {type(exc).__name__}: {exc}"
+
+
 def _guarded(task: Task) -> TaskResult:
     try:
         return run_task(task)
@@ -324,13 +342,10 @@ class ResultCache:
 # Worker processes
 # --------------------------------------------------------------------------------------------
 def _worker_main(conn) -> None:
-    broken = None
-    try:  # load the analyzer while the parent is still handing out work
-        import cudalint.rules.runner  # noqa: F401
-        from cudalint.rules.registry import load_rule_modules
-        load_rule_modules()
-    except Exception as exc:  # a broken installation: every file gets CL000 saying so
-        broken = f"cudalint cannot load its analyses: {type(exc).__name__}: {exc}"
+    # Load the analyzer while the parent is still handing out work; a broken installation
+    # gives every file a CL000 saying so.
+    from cudalint.engine import load_analyses
+    broken = load_analyses()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     while True:
         try:
@@ -530,8 +545,9 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
     bar = _Progress(len(todo)) if progress and len(todo) >= PROGRESS_MIN_FILES else None
     try:
         if workers == 1:
+            broken = load_analyses() if todo else None
             for i in todo:
-                tr = _guarded(tasks[i])
+                tr = TaskResult(crash_result(tasks[i].path, broken)) if broken else _guarded(tasks[i])
                 results[i] = tr.result
                 if cache is not None:
                     cache.store(keys[i], tr)

@@ -105,13 +105,25 @@ def test_named_cases_text_and_json():
 
 @needs_gt
 @needs_nvcc
-def test_default_block_is_flagged_in_json_and_text():
-    """Without --block the GT harness' lambda launch is not seen: the occupancy is computed for
-    the stated default and says so (it must never pass silently for a measurement)."""
+def test_harness_lambda_launch_is_found():
+    """The GT harness launches inside a lambda (`GT_LAUNCH`): that launch site gives the block
+    shape, so explain reproduces the measured occupancy without --block."""
     doc = explain(KERNELS / "smem_row_f32.cu")
     k = _kernel(doc, "smem_row_f32")
+    assert k["launch"]["source"] == "launch-site"
+    assert k["launch"]["block"] == [32, 32, 1]
+    assert k["occupancy"]["launch_source"] == "launch-site"
+    # measured on the H200 with 32x32 blocks: 2 blocks/SM
+    assert k["occupancy"]["active_blocks_per_sm"] == 2
+
+
+def test_default_block_is_flagged_in_json(tmp_path):
+    """No launch anywhere: occupancy is for the stated default and says so."""
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f; }\n")
+    doc = explain(f)
+    k = _kernel(doc, "k")
     assert k["launch"]["source"] == "default"
     assert k["occupancy"]["launch_source"] == "default"
     assert any("default block of 256 threads" in a for a in k["occupancy"]["assumptions"])
-    # measured with 32x32 blocks: 2 blocks/SM; the default 256 threads give 8
-    assert k["occupancy"]["active_blocks_per_sm"] == 8
+    assert k["occupancy"]["threads_per_block"] == 256

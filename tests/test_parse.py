@@ -814,7 +814,7 @@ def test_detailed_preprocessing_record_option(tmp_path):
     rec = parse_file(src, FrontendOptions(detailed_preprocessing_record=True))
     uses = [c for c in rec.tu.cursor.get_children()
             if c.kind == CK.MACRO_INSTANTIATION and in_file(rec, c)]
-    assert [(u.spelling, u.location.line) for u in uses] == [("LAUNCH", 4)]
+    assert [(u.spelling, u.location.line) for u in uses] == [("__global__", 3), ("LAUNCH", 4)]
     assert errors(rec) == []
 
 
