@@ -231,8 +231,9 @@ def _parse_table(table: dict, path: Path, prefix: str) -> dict:
         key = _norm_key(raw_key)
         qk = prefix + raw_key
         if key not in _KEYS:
-            close = [k for k in sorted(_KEYS) if k.split("-")[0] == key.split("-")[0]]
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            import difflib
+            close = difflib.get_close_matches(key, sorted(_KEYS), n=2)
+            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
             raise ConfigError(path, qk, f"unknown key{hint}")
         if key == "extend":
             out[key] = _relpath(_str(val, qk, path), base)

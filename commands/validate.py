@@ -52,6 +52,7 @@ __all__ = ["validate_command", "gpu_environment", "run_job", "RUNNER", "EXIT_ENV
 
 RUNNER = str(Path(__file__).with_name("validate_runner.py"))
 MARK = "CUDALINT_VALIDATE_RESULT "
+STAGE = "CUDALINT_VALIDATE_STAGE "
 EXIT_ENV = 2
 _FORMATS = ("text", "json")
 
@@ -132,8 +133,11 @@ def run_job(job_path: str, mode: str, timeout: float) -> dict:
     out_s = out.decode("utf-8", "replace")
     err_s = err.decode("utf-8", "replace")
     res: dict = {}
+    last_stage = "start"
     for line in out_s.splitlines():
-        if line.startswith(MARK):
+        if line.startswith(STAGE):
+            last_stage = line[len(STAGE):].strip() or last_stage
+        elif line.startswith(MARK):
             try:
                 res = json.loads(line[len(MARK):])
             except ValueError:
@@ -142,7 +146,7 @@ def run_job(job_path: str, mode: str, timeout: float) -> dict:
     if timed_out:
         res.update(ok=False, status="timeout", seconds=seconds,
                    error=f"the kernel did not finish within the time limit of {timeout:g} s "
-                         f"(stage: {res.get('stage', 'start')}); the process was killed")
+                         f"(stage: {res.get('stage', last_stage)}); the process was killed")
         return res
     if not res:
         res = {"ok": False, "status": "error", "seconds": seconds,

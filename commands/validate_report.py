@@ -190,6 +190,9 @@ def compare(pred: dict, run: Optional[dict], ncu: Optional[dict], time_lower_bou
         note = ""
         if key == "registers" and p is not None:
             note = "ptxas" if src == "ptxas" else "estimated"
+            if ok is False and src == "ptxas":
+                note = (f"nvcc's ptxas allocates {p} for the file's build; the NVRTC build "
+                        f"that ran uses {m}")
         rows.append(Row(key, label, p, m, tol, ok, note, "runner"))
     occ = run.get("occupancy") or {}
     p = pred.get("occupancy_pct")
@@ -219,11 +222,11 @@ def compare(pred: dict, run: Optional[dict], ncu: Optional[dict], time_lower_bou
         ok, tol = agree(key, p, m)
         note = ""
         if p is None and m is not None:
-            ok, note = False, f"measured {reqs:g} requests, none predicted" if isinstance(reqs, (int, float)) else "none predicted"
+            ok, note = False, f"measured {_count(reqs)} requests, none predicted" if isinstance(reqs, (int, float)) else "none predicted"
         elif p is not None and m is None:
             ok, note = False, "predicted, but no requests measured"
         elif isinstance(reqs, (int, float)):
-            note = f"{reqs:g} requests"
+            note = f"{_count(reqs)} requests"
         rows.append(Row(key, label, p, m, tol, ok, note, "ncu"))
     tm = run.get("timing") or {}
     if tm.get("median_us") is not None or time_lower_bound_us is not None:
@@ -234,6 +237,10 @@ def compare(pred: dict, run: Optional[dict], ncu: Optional[dict], time_lower_bou
         rows.append(Row("time_us", label, time_lower_bound_us, tm.get("median_us"),
                         "lower bound (DRAM)" if time_lower_bound_us is not None else "", None, note, "runner"))
     return rows
+
+
+def _count(n) -> str:
+    return f"{int(round(n)):,}".replace(",", " ") if float(n).is_integer() or n >= 100 else f"{n:g}"
 
 
 # --------------------------------------------------------------------------- rendering

@@ -26,6 +26,14 @@ import time
 import traceback
 
 MARK = "CUDALINT_VALIDATE_RESULT "
+STAGE = "CUDALINT_VALIDATE_STAGE "
+
+
+def stage(res, name):
+    """Record and announce the stage (the parent names it when the child is killed)."""
+    res["stage"] = name
+    sys.stdout.write(STAGE + name + "\n")
+    sys.stdout.flush()
 
 
 def emit(res):
@@ -77,7 +85,7 @@ def main(argv):
         emit(res)
         return 3
     try:
-        res["stage"] = "device"
+        stage(res, "device")
         dev = cp.cuda.Device(0)
         dev.use()
         props = cp.cuda.runtime.getDeviceProperties(0)
@@ -97,7 +105,7 @@ def main(argv):
         except Exception:  # noqa: BLE001
             pass
 
-        res["stage"] = "compile"
+        stage(res, "compile")
         t0 = time.time()
         expr = job["name_expression"]
         mod = cp.RawModule(code=job["code"], options=tuple(job.get("options") or ()),
@@ -127,7 +135,7 @@ def main(argv):
                 fn.max_dynamic_shared_size_bytes = dyn
             except Exception as e:  # noqa: BLE001
                 res.setdefault("notes", []).append("could not raise the dynamic shared memory limit: %s" % e)
-        res["stage"] = "occupancy"
+        stage(res, "occupancy")
         try:
             blocks = cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, threads, dyn)
             warps_pb = (threads + 31) // 32
@@ -142,7 +150,7 @@ def main(argv):
             emit(res)
             return 0
 
-        res["stage"] = "allocate"
+        stage(res, "allocate")
         rs = cp.random.RandomState(int(job.get("seed", 12345)))
         free, total = cp.cuda.runtime.memGetInfo()
         need = 0
@@ -174,7 +182,7 @@ def main(argv):
                 res.setdefault("notes", []).append("global `%s` not filled: %s" % (g["name"], e))
         cp.cuda.Device().synchronize()
 
-        res["stage"] = "launch"
+        stage(res, "launch")
         kargs = tuple(kargs)
 
         def launch():
@@ -189,7 +197,7 @@ def main(argv):
             return 0
         launch()  # first launch alone: a fault is reported as a fault, not as a timing error
         cp.cuda.Device().synchronize()
-        res["stage"] = "timing"
+        stage(res, "timing")
         for _ in range(int(job.get("warmup", 3))):
             launch()
         cp.cuda.Device().synchronize()

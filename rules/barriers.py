@@ -327,6 +327,8 @@ def warp_divergence_rule(ctx: RuleContext):
                 continue
             if ws.minority < min_side:
                 continue  # a few lanes per warp singled out (a leader): their work, not waste
+            if _predicable(ws.stmt):
+                continue  # compiled to predicated instructions/selects: no divergent paths
             cond = _text(ctx, ws.stmt.cond)
             lc = kf.launch
             scope = (f"for the launch <<<{'x'.join(map(str, lc.grid))}, {'x'.join(map(str, lc.block))}>>>"
@@ -341,6 +343,49 @@ def warp_divergence_rule(ctx: RuleContext):
                 msg += (f"; e.g. warp {ws.example_warp}: lane {ws.example_lanes[0]} takes it, "
                         f"lane {ws.example_lanes[1]} does not")
             yield ctx.diag(me, ws.stmt.cond.range, msg, kernel=kf.name)
+
+
+def _predicable(s: ir.If, budget: Optional[list] = None) -> bool:
+    """Whether both sides of ``s`` are a few register assignments (no memory access, call,
+    loop, barrier or exit): the compiler turns such a branch into predicated instructions or
+    selects, and the warp does not diverge."""
+    budget = budget if budget is not None else [4]
+    for blk in (s.then, s.otherwise):
+        if blk is None:
+            continue
+        for st in blk.stmts:
+            if isinstance(st, ir.Block):
+                if not _predicable(ir.If(st.range, s.cond, st, None), budget):
+                    return False
+                continue
+            if isinstance(st, ir.If):
+                if not _predicable(st, budget):
+                    return False
+                continue
+            if not isinstance(st, (ir.ExprStmt, ir.DeclStmt)):
+                return False
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            for e in st.exprs():
+                for x in e.walk():
+                    if isinstance(x, (ir.Call, ir.LaunchExpr, ir.Unknown)):
+                        return False
+                    if isinstance(x, ir.UnaryOp) and x.op == "*":
+                        return False
+                    if isinstance(x, ir.Member) and x.arrow:
+                        return False
+                    if isinstance(x, ir.Index):
+                        base = x.base
+                        while isinstance(base, (ir.Index, ir.Cast)):
+                            base = base.base if isinstance(base, ir.Index) else base.operand
+                        if not (isinstance(base, ir.VarRef) and base.var.storage == "auto"
+                                and base.var.type.kind == "array"):
+                            return False
+                    if isinstance(x, ir.VarRef) and x.var.storage in ("shared", "extern_shared",
+                                                                      "device", "managed"):
+                        return False
+    return True
 
 
 # ---------------------------------------------------------------------- CL605

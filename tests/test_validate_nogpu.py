@@ -510,7 +510,7 @@ def test_compare_rows_all_agree():
                                      "shared_ld_wavefronts_per_request", "shared_st_wavefronts_per_request", "time_us"]
     assert all(r.agree for r in rows if r.key != "time_us")
     assert by["time_us"].agree is None and by["time_us"].measured == 87.6
-    assert by["shared_ld_wavefronts_per_request"].note == "524288 requests"
+    assert by["shared_ld_wavefronts_per_request"].note == "524 288 requests"
 
 
 def test_compare_rows_flag_disagreements():
@@ -563,7 +563,7 @@ def test_render_text_and_json():
     row = next(r for r in back["rows"] if r["metric"] == "global_st_sectors_per_request")
     assert row == {"metric": "global_st_sectors_per_request", "label": "global store sectors/request",
                    "predicted": 4.0, "measured": 5.0, "tolerance": "±0.5 sectors", "agree": False,
-                   "note": "524288 requests", "source": "ncu"}
+                   "note": "524 288 requests", "source": "ncu"}
 
 
 def test_render_fault_and_compare_fix():
@@ -741,3 +741,23 @@ def test_command_unknown_kernel_and_grid(monkeypatch, tmp_path):
     g = _write(tmp_path, "g.cu", "__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n")
     r = runner.invoke(app, ["validate", str(g), "--kernel", "k", "--block", "32"])
     assert r.exit_code == 2 and "pass --grid" in _stderr(r)
+
+
+def test_register_disagreement_names_both_builds():
+    rows = compare(_pred(registers=11), dict(RUN, attributes={"num_regs": 14, "local_size_bytes": 0,
+                                                              "shared_size_bytes": 4096}), None)
+    r = rows[0]
+    assert r.key == "registers" and r.agree is False
+    assert r.note == "nvcc's ptxas allocates 11 for the file's build; the NVRTC build that ran uses 14"
+
+
+def test_run_job_timeout_names_the_stage(monkeypatch, tmp_path):
+    monkeypatch.setattr(V, "RUNNER", _fake_runner(tmp_path, """\
+        import sys, time
+        print("CUDALINT_VALIDATE_STAGE compile", flush=True)
+        print("CUDALINT_VALIDATE_STAGE launch", flush=True)
+        time.sleep(60)
+        """))
+    res = V.run_job("job.json", "time", timeout=2.0)
+    assert res["status"] == "timeout"
+    assert "(stage: launch)" in res["error"]

@@ -1,0 +1,186 @@
+"""Scale: the result cache, the process pool (parallel, crash- and hang-isolated), --jobs."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+import cudalint.engine as engine
+from cuda_sources import CLEAN, kernel
+from cudalint.analyzer.pipeline import AnalysisOptions
+from cudalint.cli import app
+from cudalint.engine import ResultCache, RunStats, Task, WorkerPool, check_files
+from cudalint.rules.runner import CheckOptions
+
+
+def summary(results):
+    return [(os.path.basename(r.path), r.error is not None,
+             [(d.location.line, d.code, d.message) for d in r.diagnostics]) for r in results]
+
+
+def task(path, **aopts):
+    return Task(str(path), AnalysisOptions(**aopts), CheckOptions())
+
+
+# ---------------------------------------------------------------------------------- cache
+def test_cache_hit_and_invalidation(tmp_path):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    hdr = inc / "stride.h"
+    hdr.write_text("#define STRIDE 4\n")
+    k = tmp_path / "k.cu"
+    k.write_text('#include "stride.h"\n#include "later.h"\n'
+                 "__global__ void g(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x * STRIDE]; }\n")
+    cache = ResultCache(tmp_path / "cache")
+
+    def go(**aopts):
+        st = RunStats()
+        res = check_files([task(k, include_dirs=[str(inc)], **aopts)], jobs=1, cache=cache, stats=st)
+        return st, summary(res)
+
+    st, cold = go()
+    assert (st.analysed, st.cached) == (1, 0)
+    assert any("4 elements apart" in m for _, c, m in cold[0][2] if c == "CL201")
+    st, warm = go()
+    assert (st.analysed, st.cached) == (1 - 1, 1) and warm == cold
+    assert (tmp_path / "cache" / "CACHEDIR.TAG").exists()
+    # touching the header (same content) keeps the entry
+    os.utime(hdr, (time.time() + 5, time.time() + 5))
+    st, _ = go()
+    assert st.cached == 1
+    # changing the included header's content invalidates it
+    hdr.write_text("#define STRIDE 8\n")
+    st, changed = go()
+    assert st.analysed == 1
+    assert any("8 elements apart" in m for _, c, m in changed[0][2] if c == "CL201")
+    # other options: another entry
+    st, _ = go(arch="sm_80")
+    assert st.analysed == 1
+    st, _ = go()
+    assert st.cached == 1
+    # a header that was missing (stubbed) appears: re-analysed
+    (tmp_path / "later.h").write_text("// now it exists\n")
+    st, _ = go()
+    assert st.analysed == 1
+    # the file's own content
+    k.write_text(k.read_text() + "\n// edited\n")
+    st, _ = go()
+    assert st.analysed == 1
+
+
+def test_warm_run_costs_almost_nothing(tmp_path):
+    files = []
+    for i in range(4):
+        f = tmp_path / f"k{i}.cu"
+        f.write_text(kernel(c14=f"  // file {i}"))
+        files.append(f)
+    cache = ResultCache(tmp_path / "cache")
+    t0 = time.perf_counter()
+    cold = check_files([task(f) for f in files], jobs=1, cache=cache)
+    t1 = time.perf_counter()
+    st = RunStats()
+    warm = check_files([task(f) for f in files], jobs=1, cache=cache, stats=st)
+    t2 = time.perf_counter()
+    assert st.cached == 4 and summary(warm) == summary(cold)
+    assert t2 - t1 < (t1 - t0) / 4
+
+
+def test_uncacheable_results_are_not_stored(tmp_path):
+    missing = tmp_path / "nope.cu"
+    cache = ResultCache(tmp_path / "cache")
+    check_files([task(missing)], jobs=1, cache=cache)
+    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.json"))
+
+
+def test_cli_no_cache_and_cache_dir(tmp_path, monkeypatch):
+    k = tmp_path / "k.cu"
+    k.write_text(CLEAN)
+    cache_dir = tmp_path / "c"
+    monkeypatch.setenv("CUDALINT_CACHE_DIR", str(cache_dir))
+    runner = CliRunner()
+    from cudalint import __version__
+    results = cache_dir / __version__
+    assert runner.invoke(app, ["check", str(k), "--no-cache"]).exit_code == 0
+    assert not results.exists()
+    assert runner.invoke(app, ["check", str(k)]).exit_code == 0
+    assert list(results.rglob("*.json"))
+    assert runner.invoke(app, ["check", str(k), "--jobs", "0"]).exit_code == 2
+
+
+# ----------------------------------------------------------------------------------- pool
+def test_parallel_results_equal_serial_in_order(tmp_path):
+    files = []
+    for i in range(5):
+        f = tmp_path / f"k{i}.cu"
+        f.write_text(kernel() if i % 2 else CLEAN)
+        files.append(f)
+    files.append(tmp_path / "missing.cu")
+    serial = check_files([task(f) for f in files], jobs=1)
+    st = RunStats()
+    parallel = check_files([task(f) for f in files], jobs=2, stats=st)
+    assert st.workers == 2
+    assert summary(parallel) == summary(serial)
+    assert [os.path.basename(r.path) for r in parallel] == [f.name for f in files]
+
+
+@dataclasses.dataclass
+class CrashingTask(Task):
+    """Kills the worker process that unpickles it, the way libclang's SIGILL would."""
+
+    def __setstate__(self, state):
+        import resource
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.kill(os.getpid(), signal.SIGILL)
+
+
+@dataclasses.dataclass
+class HangingTask(Task):
+    """Never returns (code stuck where the in-process time limit cannot interrupt it)."""
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        time.sleep(600)
+
+
+def test_worker_crash_becomes_cl000_and_the_run_goes_on(tmp_path):
+    good = tmp_path / "good.cu"
+    good.write_text(kernel())
+    crash = tmp_path / "crash.cu"
+    crash.write_text(CLEAN)
+    tasks = [task(good), CrashingTask(str(crash), AnalysisOptions(), CheckOptions()), task(good)]
+    with WorkerPool(2) as pool:
+        out = dict(pool.run(tasks))
+    assert sorted(out) == [0, 1, 2]
+    bad = out[1].result
+    assert bad.error and [d.code for d in bad.diagnostics] == ["CL000"]
+    assert "crashed (signal SIGILL)" in bad.diagnostics[0].message
+    assert [d.code for d in out[0].result.diagnostics] == ["CL201", "CL201", "CL702"]
+    assert summary([out[2].result]) == summary([out[0].result])
+
+
+def test_hung_worker_is_killed_after_the_time_limit(tmp_path, monkeypatch):
+    monkeypatch.setattr(engine, "KILL_GRACE_S", 0.5)
+    f = tmp_path / "k.cu"
+    f.write_text(CLEAN)
+    t0 = time.monotonic()
+    with WorkerPool(1) as pool:
+        out = dict(pool.run([HangingTask(str(f), AnalysisOptions(), CheckOptions(), time_limit=1.0),
+                             task(f)]))
+    assert time.monotonic() - t0 < 60
+    assert "per-file time limit of 1 s" in out[0].result.diagnostics[0].message
+    assert out[1].result.diagnostics == [] and out[1].result.error is None
+
+
+def test_buffer_task_reports_real_paths(tmp_path):
+    (tmp_path / "stride.h").write_text("#define STRIDE 8\n")
+    real = tmp_path / "k.cu"
+    real.write_text("// on disk: nothing\n")
+    src = '#include "stride.h"\n__global__ void g(const float* in, float* out) { out[threadIdx.x] = in[threadIdx.x * STRIDE]; }\n'
+    tr = engine.run_task(Task(str(real), AnalysisOptions(), CheckOptions(), source=src))
+    assert tr.result.path == str(real)
+    assert [d.code for d in tr.result.diagnostics] == ["CL201"]
+    assert tr.result.diagnostics[0].path == str(real)
