@@ -1288,6 +1288,15 @@ class Simt:
             v = self._cg_query(name, e.args[0].type.spelling)
             if v is not None:
                 return v
+        if name in ("size", "num_threads", "meta_group_size") and not e.args:
+            # `tile.size()` is static: the object is not in the IR; one tile type in scope
+            # says which group it is
+            tiles = {re.sub(r"^const\s+", "", v.type.spelling) for v in fr.fn.locals + fr.fn.params
+                     if "thread_block_tile<" in v.type.spelling}
+            if len(tiles) == 1:
+                v = self._cg_query(name, tiles.pop())
+                if v is not None:
+                    return v
         if name in WARP_BARRIER_CALLS:
             for a in e.args:
                 self.ev(a, m, fr)
@@ -1687,6 +1696,7 @@ class KernelSync:
         self._div = None
         self.block = tuple(kf.launch.block)
         self.block_note = ""
+        self.races_checked = True
 
     @property
     def launch(self):
@@ -1705,16 +1715,30 @@ class KernelSync:
                 # No launch says how big the block is and the stated default overruns the
                 # kernel's shared arrays: the kernel is written for smaller blocks. Take the
                 # largest (a multiple of 32) that stays inside them.
+                overrun = ", ".join(f"`{v.name}`" for v in sim.out_of_bounds)
                 for n in (128, 64, 32):
                     s2 = find_races(self.kernel, (n, 1, 1), self.launch.grid, self.params,
                                     _uniform_fn(self.uni), self.launch.dynamic_smem, loops)
                     if not s2.out_of_bounds:
                         sim, block = s2, (n, 1, 1)
-                        names = ", ".join(f"`{v.name}`" for v in sim.out_of_bounds)
                         self.block_note = (f"no launch found: assumed {n} threads per block, since "
                                            f"{self.launch.block[0]} would index past the end of "
-                                           f"shared {names}")
+                                           f"shared {overrun}")
                         break
+            if self.launch.source == "default" and sim.races:
+                if _uses_thread_dims(self.kernel, ("y", "z")):
+                    # a 2-D/3-D kernel checked with the stated 1-D default: meaningless pairs
+                    sim.races = {}
+                    self.block_note = ("no launch found and the kernel indexes threadIdx.y/z: "
+                                       "races not checked (pass --block)")
+                    self.races_checked = False
+                elif block[0] > 64:
+                    # The block size is a guess: keep what also happens with two warps.
+                    s64 = find_races(self.kernel, (64, 1, 1), self.launch.grid, self.params,
+                                     _uniform_fn(self.uni), self.launch.dynamic_smem, loops)
+                    keep = {(id(r.a), id(r.b)) for r in s64.races.values()} | \
+                        {(id(r.b), id(r.a)) for r in s64.races.values()}
+                    sim.races = {k: r for k, r in sim.races.items() if (id(r.a), id(r.b)) in keep}
             self.block = block
             self._sim = sim
         return self._sim
@@ -1732,6 +1756,24 @@ class KernelSync:
             self._div = warp_divergence(self.kernel, self.launch.block, self.launch.grid,
                                         self.params, self.uni)
         return self._div
+
+
+def _uses_thread_dims(fn: ir.Function, comps: tuple, depth: int = 0, seen=None) -> bool:
+    """Whether ``fn`` (or a device function it calls) reads threadIdx.<comp> for a comp in
+    ``comps`` (or blockDim.<comp>)."""
+    seen = seen if seen is not None else set()
+    if id(fn) in seen or depth > 8:
+        return False
+    seen.add(id(fn))
+    for e in fn.expressions():
+        if isinstance(e, ir.Builtin) and e.name in ("threadIdx", "blockDim") and e.component in comps:
+            return True
+        if isinstance(e, ir.Call) and e.function is not None and \
+                _uses_thread_dims(e.function, comps, depth + 1, seen):
+            return True
+        if isinstance(e, ir.Call) and e.callee in ("thread_index", "dim_threads"):
+            return True
+    return False
 
 
 def kernel_sync(kf, opts=None) -> KernelSync:

@@ -135,29 +135,24 @@ class Uniformity:
                     continue
                 why = None
                 if d.value is None:
-                    why = f"`{v.name}` is assigned a value the analysis does not model"
+                    why = "is assigned a value the analysis does not model"
                 else:
-                    w = self.why_divergent(d.value)
+                    w = self._why(d.value, 0)
                     if w is None:
                         for x in d.extra:
-                            w = self.why_divergent(x)
+                            w = self._why(x, 0)
                             if w is not None:
                                 break
                     if w is not None:
-                        why = w
+                        why = w[1]
                 if why is None:
                     divs = controlling[d.node] & self.divergent_decisions
                     for dec in divs:
                         for u in self._uses.get(v, ()):
                             if u not in use_ctrl:
                                 use_ctrl[u] = self.cfg.controlling_decisions(u)
-                            if dec not in use_ctrl[u] and u is not dec:
-                                why = (f"`{v.name}` is assigned under the thread-dependent condition "
-                                       f"at line {dec.line}")
-                                break
-                            if u is dec:
-                                why = (f"`{v.name}` is assigned under the thread-dependent condition "
-                                       f"at line {dec.line}")
+                            if (dec not in use_ctrl[u] and u is not dec) or u is dec:
+                                why = f"is assigned under the thread-dependent condition at line {dec.line}"
                                 break
                         if why:
                             break
@@ -171,16 +166,22 @@ class Uniformity:
         return e is None or self.why_divergent(e) is None
 
     def why_divergent(self, e: ir.Expr) -> Optional[str]:
-        """None when ``e`` is block-uniform; else a short reason ("depends on threadIdx.x")."""
-        return self._why(e, 0)
+        """None when ``e`` is block-uniform; else why not, as a phrase completing "it ...":
+        "depends on threadIdx.x", "depends on `i`, which depends on threadIdx.x"."""
+        r = self._why(e, 0)
+        if r is None:
+            return None
+        via, root = r
+        return f"depends on `{via}`, which {root}" if via else root
 
-    def _why(self, e: ir.Expr, depth: int) -> Optional[str]:
+    def _why(self, e: ir.Expr, depth: int) -> Optional[tuple]:
+        """(the divergent variable it goes through or None, the root cause) or None."""
         if depth > 60:
-            return "is too complex to analyse"
+            return (None, "is too complex to analyse")
         d = depth + 1
         if isinstance(e, ir.Builtin):
             if e.name == "threadIdx":
-                return f"depends on threadIdx.{e.component}"
+                return (None, f"depends on threadIdx.{e.component}")
             return None
         if isinstance(e, (ir.Const, ir.SizeOf, ir.TemplateParam, ir.FuncRef)):
             return None
@@ -189,14 +190,15 @@ class Uniformity:
             if v.storage == "builtin":
                 return None
             if v in self.divergent_vars:
-                r = self.reasons.get(v, "")
-                return f"depends on `{v.name}`" + (f" ({r})" if r and not r.startswith(f"`{v.name}`") else
-                                                  (f": {r}" if r else ""))
+                return (v.name, self.reasons.get(v, "differs between threads"))
             return None
         if isinstance(e, ir.Index):
             r = self._why(e.index, d)
             if r is not None:
-                return f"reads memory at a thread-dependent address (`index` {r})".replace("`index` ", "the index ")
+                root = r[1]
+                if root.startswith("depends on "):
+                    root = "is read from memory at an address that " + root
+                return (r[0], root)
             return self._why(e.base, d)
         if isinstance(e, ir.Member):
             return self._why(e.base, d)
@@ -204,7 +206,7 @@ class Uniformity:
             return self._why_call(e, d)
         if isinstance(e, ir.Unknown):
             if "threadIdx" in e.text or "laneid" in e.text:
-                return "depends on threadIdx"
+                return (None, "depends on threadIdx")
         if isinstance(e, ir.Assign):
             return self._why(e.value, d)
         for c in e.children():
@@ -215,15 +217,13 @@ class Uniformity:
                 return r
         return None
 
-    def _why_call(self, e: ir.Call, d: int) -> Optional[str]:
+    def _why_call(self, e: ir.Call, d: int) -> Optional[tuple]:
         name = e.callee
         short = name.split("::")[-1]
         if name in BLOCK_UNIFORM_CALLS or short in BLOCK_UNIFORM_CALLS:
-            for a in e.args:
-                pass
             return None
         if name in DIVERGENT_CALLS or short in DIVERGENT_CALLS or name.startswith(DIVERGENT_CALLS_PREFIX):
-            return f"is the result of `{name}()`, which differs between threads"
+            return (None, f"is the result of `{name}()`, which differs between threads")
         for a in e.args:
             r = self._why(a, d)
             if r is not None:
@@ -232,7 +232,7 @@ class Uniformity:
         if fn is not None and fn.body is not None:
             r = self._callee_divergent(fn)
             if r is not None:
-                return f"is returned by `{fn.name}()`, which {r}"
+                return (None, f"is returned by `{fn.name}()`, which {r}")
         return None
 
     def _callee_divergent(self, fn: ir.Function) -> Optional[str]:

@@ -11,7 +11,7 @@ from typing import Optional
 
 from ..analyzer import ir
 from ..analyzer.cfg import BRANCH, BREAK, CONTINUE, LOOP_COND, RETURN, CFG, functions_with_barrier
-from ..analyzer.races import kernel_sync
+from ..analyzer.races import _uses_thread_dims, kernel_sync
 from ..analyzer.uniformity import Uniformity
 from .context import RuleContext
 from .diagnostic import Location, Related
@@ -169,7 +169,12 @@ def _kind(write: bool) -> str:
          "between them) by different threads to the same bytes, at least one of them a write. The "
          "message names a witness: both thread indices, the array and the element. Accesses under "
          "a thread-dependent condition count only for the threads that execute them; atomics "
-         "against atomics, and two stores of the same known value, are not races.",
+         "against atomics, and two stores of the same known value, are not races. Races between "
+         "lanes of one warp are reported too (since Volta, lanes are not guaranteed to run in "
+         "lockstep), except in code that only one warp of a larger block executes "
+         "(`if (tid < 32) { s[tid] += s[tid + 16]; ... }`): that warp-synchronous pattern is "
+         "CL302's. Without a launch (or `--block`), a kernel that indexes threadIdx.y/z is not "
+         "checked, and a race found with the assumed 1-D block must also occur with 64 threads.",
     why="Without a barrier nothing orders the two accesses: the reader may see the old or the new "
         "value depending on scheduling, and the result changes from run to run (seed exercise "
         "5.3: forgetting `__syncthreads()` in the tiled kernel). Since Volta, even lanes of one "
@@ -319,6 +324,8 @@ def warp_divergence_rule(ctx: RuleContext):
     min_side = float(ctx.option(me, "min-minority") or 0.125)
     for kf in ctx.kernels:
         ks = _sync(ctx, kf)
+        if kf.launch.source == "default" and _uses_dims(kf.function):
+            continue  # a 2-D/3-D kernel without a known block shape: counts would be made up
         div = ks.divergence
         for ws in sorted(div.branches.values(), key=lambda w: w.stmt.range.line):
             if ws.block_uniform or not ws.warps_divergent or not ws.interleaved:
@@ -343,6 +350,10 @@ def warp_divergence_rule(ctx: RuleContext):
                 msg += (f"; e.g. warp {ws.example_warp}: lane {ws.example_lanes[0]} takes it, "
                         f"lane {ws.example_lanes[1]} does not")
             yield ctx.diag(me, ws.stmt.cond.range, msg, kernel=kf.name)
+
+
+def _uses_dims(fn: ir.Function) -> bool:
+    return _uses_thread_dims(fn, ("y", "z"))
 
 
 def _predicable(s: ir.If, budget: Optional[list] = None) -> bool:

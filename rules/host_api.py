@@ -33,8 +33,7 @@ SYNC_CALLS = {"cudaDeviceSynchronize", "cudaThreadSynchronize", "cudaStreamSynch
               "cudaEventSynchronize", "cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D",
               "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cudaMemcpyPeer", "cudaMemcpy2DToArray",
               "cudaMemcpy2DFromArray", "cudaMemcpyToArray", "cudaMemcpyFromArray", "cudaDeviceReset",
-              "cudaThreadExit", "cudaFree", "cudaFreeArray", "cudaFreeHost", "cudaStreamDestroy",
-              "cudaGraphLaunch"}
+              "cudaThreadExit", "cudaFree", "cudaFreeArray", "cudaFreeHost", "cudaStreamDestroy"}
 # A helper whose name says it checks the last error (takes no CUDA call as argument).
 LAST_ERROR_HELPER_RE = re.compile(
     r"(?i)(last_?(cuda_?)?err|check_?(cuda_?)?(last_?)?err|cuda_?check|errchk|check_?(kernel|launch)|"
@@ -147,8 +146,10 @@ def _reads(fn: ir.Function) -> set:
     what="Finds calls of CUDA runtime functions that return `cudaError_t` whose result is thrown away "
          "(the call is a statement of its own), or stored in a variable that is never read. A result "
          "passed to an error-checking macro or function, compared, returned, or explicitly cast to "
-         "`void` is fine. `cudaGetLastError()` on its own line is the idiom that clears the error "
-         "state and is not reported here.",
+         "`void` is fine, and so is a call followed on every path by a check of "
+         "`cudaGetLastError()`/`cudaPeekAtLastError()` (`cudaMalloc(...); cudaCheckError();`: the "
+         "error state keeps the failure until it is read). `cudaGetLastError()` on its own line is "
+         "the idiom that clears the error state and is not reported here.",
     why="CUDA reports failures only through these return values: an allocation that failed, a copy "
         "with a bad pointer, or an error from an earlier asynchronous kernel goes unnoticed and the "
         "program continues with garbage, failing much later far from the cause.",
@@ -161,9 +162,18 @@ cudaMemcpy(d_a, h_a, bytes, cudaMemcpyHostToDevice);""",
 )
 def unchecked_error(ctx: RuleContext):
     me = RULES["CL701"]
+    tu = ctx.analysis.tu
+    memo: dict = {}
     for fn in _host_functions(ctx):
+        cfg = None
         for c in _discarded_calls(fn):
             if c.callee == "cudaGetLastError" or not _in_file(ctx, c.range):
+                continue
+            # `cudaMalloc(...); cudaCheckError();`: the error state keeps the failure until it
+            # is read, so a last-error check on every path afterwards checks this call too.
+            cfg = cfg or CFG(fn)
+            node = cfg.node_of_expr(c)
+            if node is not None and _unchecked_path(cfg, node, tu, memo, stop_at_sync=False) is None:
                 continue
             yield ctx.diag(me, _name_range(ctx, c),
                            f"the cudaError_t returned by `{c.callee}()` is ignored; check it (or cast "
@@ -261,9 +271,17 @@ def _node_has_launch(n) -> bool:
     return any(isinstance(x, ir.LaunchExpr) for e in n.exprs() for x in e.walk())
 
 
-def _unchecked_path(cfg: CFG, start, tu, memo: dict):
+def _clears_last_error(n) -> bool:
+    """``cudaGetLastError();`` as a statement: reads and discards (resets) the error state."""
+    st = n.stmt
+    return isinstance(st, ir.ExprStmt) and isinstance(_strip(st.expr), ir.Call) and \
+        _strip(st.expr).callee == "cudaGetLastError"
+
+
+def _unchecked_path(cfg: CFG, start, tu, memo: dict, stop_at_sync: bool = True):
     """Follow every path from ``start`` (exclusive); return the first node where a path reaches
-    a synchronization, a return or the end of the function without a last-error check, or None."""
+    a synchronization (when ``stop_at_sync``), a return or the end of the function without a
+    last-error check, or None."""
     seen = set()
     stack = list(cfg.graph.successors(start))
     while stack:
@@ -271,6 +289,8 @@ def _unchecked_path(cfg: CFG, start, tu, memo: dict):
         if n in seen:
             continue
         seen.add(n)
+        if not stop_at_sync and n.kind == "stmt" and _clears_last_error(n):
+            return n
         if n.stmt is not None and n.kind not in ("branch", "loop_cond", "switch", "loop_head") and \
                 _stmt_checks(n.stmt, tu, 0, memo):
             continue
@@ -280,7 +300,7 @@ def _unchecked_path(cfg: CFG, start, tu, memo: dict):
                 continue
         if n.kind == EXIT or n.kind == RETURN:
             return n
-        if any(c.callee in SYNC_CALLS for c in _node_calls(n)):
+        if stop_at_sync and any(c.callee in SYNC_CALLS for c in _node_calls(n)):
             return n
         stack.extend(cfg.graph.successors(n))
     return None

@@ -128,6 +128,31 @@ def test_macro_with_comma_expression_check(tmp_path):
     assert [d.location.line for d in diags] == [9]
 
 
+def test_last_error_check_after_the_call_counts(tmp_path):
+    diags = check(tmp_path, """
+    #include <cstdio>
+    #define cudaCheckError() { cudaError_t e = cudaGetLastError(); if (e != cudaSuccess) printf("%d", (int)e); }
+    int main(int argc, char** argv)
+    {
+        float* a;
+        cudaSetDevice(0);
+        cudaMalloc(&a, 64);
+        cudaCheckError();
+        cudaMemset(a, 0, 64);
+        if (argc > 1) {
+            cudaCheckError();
+        }
+        cudaFree(a);
+        cudaGetLastError();
+        cudaCheckError();
+        return 0;
+    }
+    """, select=("CL701",))
+    # 6/7: checked by the macro on line 8; 9: only one path checks; 13: the error is
+    # discarded by the bare cudaGetLastError() before the check
+    assert [d.location.line for d in diags] == [9, 13]
+
+
 def test_deprecated_calls_and_fixes(tmp_path):
     diags = check(tmp_path, """
     #include <cuda_runtime.h>

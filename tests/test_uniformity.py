@@ -82,7 +82,8 @@ def test_conditions(tmp_path):
     loops = [s for s in f.statements() if isinstance(s, ir.Loop)]
     assert u.is_uniform(loops[0].cond)          # st > 0
     assert not u.is_uniform(loops[1].cond)      # j < n with j = tid + ...
-    assert u.why_divergent(conds[12]) == "depends on `tid` (depends on threadIdx.x)"
+    assert u.why_divergent(conds[12]) == "depends on `tid`, which depends on threadIdx.x"
+    assert u.why_divergent(conds[19]) == "depends on `tid`, which depends on threadIdx.x"
     # the two barriers are reached by every thread
     assert u.divergent_barriers() == []
 
