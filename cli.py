@@ -158,7 +158,7 @@ def check_cmd(
     isolated: bool = IsolatedOpt,
 ):
     """Check files and report diagnostics."""
-    from .engine import ResultCache, Task, check_files, default_cache_dir
+    from .engine import ResultCache, check_files, default_cache_dir
 
     aopts = _analysis_options(arch, block, grid, dynamic_smem, param, include, define, std,
                               compile_commands, frontend, device, peak_gflops, bandwidth_gbs)

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from . import __version__
 from .rules.diagnostic import Diagnostic, Edit, FileResult, Fix, Location, Related
@@ -237,6 +237,17 @@ class ResultCache:
         self.dir = Path(directory)
         self.hits = self.misses = 0
         self._ready = False
+        self._digests: dict[tuple[str, int, int], str] = {}  # (path, mtime, size) -> sha256
+
+    def _digest(self, path: str, st: os.stat_result) -> str:
+        """SHA-256 of a dependency, once per process for each (path, mtime, size): the same
+        system and project headers recur in every file's dependency list."""
+        k = (path, st.st_mtime_ns, st.st_size)
+        d = self._digests.get(k)
+        if d is None:
+            with open(path, "rb") as f:
+                d = self._digests[k] = _sha(f.read())
+        return d
 
     def _prepare(self) -> None:
         if self._ready:
@@ -288,8 +299,7 @@ class ResultCache:
             self.misses += 1
             return None, key
 
-    @staticmethod
-    def _valid(entry: dict, task: Task) -> bool:
+    def _valid(self, entry: dict, task: Task) -> bool:
         for p, mtime, size, digest in entry.get("deps", []):
             try:
                 st = os.stat(p)
@@ -298,19 +308,15 @@ class ResultCache:
             if st.st_mtime_ns == mtime and st.st_size == size:
                 continue
             try:
-                with open(p, "rb") as f:
-                    if _sha(f.read()) != digest:
-                        return False
+                if self._digest(p, st) != digest:
+                    return False
             except OSError:
                 return False
-        if entry.get("missing"):
-            dirs = [os.path.dirname(os.path.abspath(task.path))] + list(task.aopts.include_dirs)
-            for name in entry["missing"]:
-                if any(os.path.exists(os.path.join(d, name)) for d in dirs):
-                    return False  # a header that was missing exists now
+        if entry.get("missing") and _missing_probe(entry["missing"], task) != entry.get("probe", []):
+            return False  # a header that was missing may be found now
         return True
 
-    def store(self, key: str, tr: TaskResult) -> None:
+    def store(self, key: str, tr: TaskResult, task: Optional[Task] = None) -> None:
         if not tr.cacheable or key is None:
             return
         deps = []
@@ -320,12 +326,13 @@ class ResultCache:
                 continue
             try:
                 st = os.stat(p)
-                with open(p, "rb") as f:
-                    digest = _sha(f.read())
+                digest = self._digest(p, st)
             except OSError:
                 continue  # a virtual (stubbed) header
             deps.append([p, st.st_mtime_ns, st.st_size, digest])
         entry = {"deps": deps, "missing": tr.missing_headers, "result": result_to_dict(tr.result)}
+        if tr.missing_headers:
+            entry["probe"] = _missing_probe(tr.missing_headers, task)
         self._prepare()
         target = self._entry_path(key)
         try:
@@ -336,6 +343,15 @@ class ResultCache:
             os.replace(tmp, target)
         except OSError:
             pass
+
+
+def _missing_probe(names: list[str], task: Optional[Task]) -> list[str]:
+    """Which of the places a missing header could appear in exist (the file's directory and
+    the include directories): the entry stays valid while this does not change."""
+    if task is None:
+        return []
+    dirs = [os.path.dirname(os.path.abspath(task.path))] + [os.path.abspath(d) for d in task.aopts.include_dirs]
+    return sorted(os.path.join(d, n) for n in names for d in dirs if os.path.exists(os.path.join(d, n)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -550,7 +566,7 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
                 tr = TaskResult(crash_result(tasks[i].path, broken)) if broken else _guarded(tasks[i])
                 results[i] = tr.result
                 if cache is not None:
-                    cache.store(keys[i], tr)
+                    cache.store(keys[i], tr, tasks[i])
                 if bar:
                     bar.advance(tasks[i].path)
         else:
@@ -559,7 +575,7 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
                     i = todo[j]
                     results[i] = tr.result
                     if cache is not None:
-                        cache.store(keys[i], tr)
+                        cache.store(keys[i], tr, tasks[i])
                     if bar:
                         bar.advance(tasks[i].path)
     finally:

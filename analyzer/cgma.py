@@ -43,6 +43,7 @@ that sets, for every kernel:
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -76,7 +77,12 @@ def _limit(x) -> Optional[float]:
     n = to_number(x)
     if n is not None:
         return float(n)
-    x = sp.sympify(x)
+    return _symbolic_limit(sp.sympify(x))
+
+
+@functools.lru_cache(maxsize=2048)
+def _symbolic_limit(x) -> Optional[float]:
+    """The limit of :func:`_limit` (memoised: sp.limit is slow and the ratios recur)."""
     t = sp.Symbol("_t", positive=True)
     try:
         lim = sp.limit(x.subs({s: t for s in x.free_symbols}), t, sp.oo)
@@ -89,13 +95,19 @@ def _limit(x) -> Optional[float]:
     return None
 
 
+@functools.lru_cache(maxsize=2048)
+def _simplified(expr):
+    """sp.simplify, memoised: the same count ratios recur for a kernel's loops and phases."""
+    return sp.simplify(expr)
+
+
 def _ratio(num, den):
     """num/den simplified; None when den is 0; a Python number when symbol-free."""
     if den == 0:
         return None
     if isinstance(num, (int, float)) and isinstance(den, (int, float)):
         return num / den
-    r = sp.simplify(sp.sympify(num) / sp.sympify(den))
+    r = _simplified(sp.sympify(num) / sp.sympify(den))
     n = to_number(r)
     return float(n) if n is not None else r
 

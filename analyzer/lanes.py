@@ -435,7 +435,10 @@ class AddressEvaluator:
         """Distribution of ``U mod modulus`` (residue -> probability), or None when a
         coefficient is not an integer."""
         M = self.modulus
-        dist = {0: Fraction(1)}
+        # Integer weights over a common denominator (exact, and much faster than Fractions in
+        # the convolutions); turned into probabilities at the end.
+        dist = {0: 1}
+        den = 1
         aligned_note = False
         for t in sp.Add.make_args(U):
             c, m = t.as_coeff_Mul()
@@ -458,14 +461,15 @@ class AddressEvaluator:
                 for v in range(n):
                     r = (c * v) % M
                     counts[r] = counts.get(r, 0) + 1
-                td = {r: Fraction(k, n) for r, k in counts.items()}
+                td, tden = counts, n
             else:
-                td = {(g * i) % M: Fraction(1, period) for i in range(period)}
+                td, tden = {(g * i) % M: 1 for i in range(period)}, period
             dist = _convolve(dist, td, M)
+            den *= tden
         if aligned_note:
             notes.append("a value read from memory that offsets the whole warp is assumed to keep "
                          "the access aligned")
-        return dist
+        return {r: Fraction(k, den) for r, k in dist.items()}
 
 
 def _integral(v) -> bool:

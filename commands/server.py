@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from typing import Optional
 
 from .. import __version__
 

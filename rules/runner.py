@@ -87,6 +87,9 @@ def time_limit(seconds: Optional[float]):
         return
 
     def on_alarm(signum, frame):
+        # Fire again soon: an exception raised while Python runs a finalizer or a gc callback
+        # is printed and dropped, and the analysis would go on unbounded.
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
         raise AnalysisTimeout(f"analysis exceeded the per-file time limit of {seconds:g} s")
 
     old = signal.signal(signal.SIGALRM, on_alarm)
@@ -114,6 +117,10 @@ def check_file(path: str, aopts: Optional[AnalysisOptions] = None,
         msg = str(exc)
         return FileResult(path=path, diagnostics=[_cl000(path, msg)], error=msg), None
     except Exception as exc:  # a bug in cudalint must not abort the other files
+        if isinstance(exc, RecursionError) or "RecursionError" in str(exc):  # ctypes wraps it
+            msg = ("the code is nested too deeply for cudalint's analysis (e.g. an expression "
+                   "of more than about a thousand operands); the file was not analysed")
+            return FileResult(path=path, diagnostics=[_cl000(path, msg)], error=msg), None
         tb = traceback.extract_tb(exc.__traceback__)
         where = f" at {tb[-1].name}:{tb[-1].lineno}" if tb else ""
         msg = f"internal error while analysing: {type(exc).__name__}: {exc}{where}"

@@ -6,7 +6,6 @@ import os
 import signal
 import time
 
-import pytest
 from typer.testing import CliRunner
 
 import cudalint.engine as engine
@@ -69,6 +68,25 @@ def test_cache_hit_and_invalidation(tmp_path):
     # the file's own content
     k.write_text(k.read_text() + "\n// edited\n")
     st, _ = go()
+    assert st.analysed == 1
+
+
+def test_cache_stays_valid_for_a_header_that_exists_but_is_not_found(tmp_path):
+    """`#include <lib/x.h>` next to the file but without -I: still missing on every run, so the
+    entry must stay valid (it is re-analysed only when what could be found changes)."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "x.h").write_text("#define X 1\n")
+    k = tmp_path / "k.cu"
+    k.write_text("#include <lib/x.h>\n" + CLEAN)
+    cache = ResultCache(tmp_path / "cache")
+    for expected in ((1, 0), (0, 1), (0, 1)):
+        st = RunStats()
+        res = check_files([task(k)], jobs=1, cache=cache, stats=st)
+        assert (st.analysed, st.cached) == expected
+        assert any("header <lib/x.h> not found" in n for n in res[0].notes)
+    (tmp_path / "lib" / "x.h").unlink()  # what could be found changed: re-analysed
+    st = RunStats()
+    check_files([task(k)], jobs=1, cache=cache, stats=st)
     assert st.analysed == 1
 
 
@@ -184,3 +202,14 @@ def test_buffer_task_reports_real_paths(tmp_path):
     assert tr.result.path == str(real)
     assert [d.code for d in tr.result.diagnostics] == ["CL201"]
     assert tr.result.diagnostics[0].path == str(real)
+
+
+def test_progress_bar_does_not_disturb_results(tmp_path):
+    files = []
+    for i in range(engine.PROGRESS_MIN_FILES):
+        f = tmp_path / f"k{i}.cu"
+        f.write_text(CLEAN.replace("scale", f"scale{i}"))
+        files.append(f)
+    with_bar = check_files([task(f) for f in files], jobs=1, progress=True)
+    without = check_files([task(f) for f in files], jobs=1, progress=False)
+    assert summary(with_bar) == summary(without)

@@ -13,7 +13,7 @@ from cuda_sources import CLEAN, kernel
 from cudalint.cli import app
 from cudalint.reporters.common import SourceLines
 from cudalint.reporters.github import escape_data, escape_property, format_annotation
-from cudalint.rules.diagnostic import Diagnostic, FileResult, Location
+from cudalint.rules.diagnostic import Diagnostic, Location
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"

@@ -126,8 +126,9 @@ def _copy_checkout(dest: Path) -> bool:
     return True
 
 
-@pytest.mark.skipif(not _pypi_reachable(), reason="PyPI unreachable: the python hook cannot be installed")
 def test_try_repo_real_python_hook(tmp_path, target):
+    if not _pypi_reachable():
+        pytest.skip("PyPI unreachable: the python hook cannot be installed")
     hook_repo = tmp_path / "cudalint-repo"
     hook_repo.mkdir()
     if not _copy_checkout(hook_repo):
