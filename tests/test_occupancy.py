@@ -29,6 +29,7 @@ from cudalint.analyzer.occupancy import (
     sweep_threads,
 )
 from cudalint.analyzer.target import all_targets, load_target
+from cuda_toolkit import cuda_include_dirs  # tests/ is on sys.path
 
 GT_DIR = Path(__file__).resolve().parents[2] / "shared" / "groundtruth"
 GT_JSON = GT_DIR / "measured-h200.json"
@@ -357,19 +358,10 @@ int main() {
 """
 
 
-def _cuda_include_dirs():
-    cands = []
-    nvcc = shutil.which("nvcc")
-    if nvcc:
-        cands.append(Path(nvcc).resolve().parent.parent / "include")
-    cands += [Path("/usr/local/cuda/include")] + sorted(Path("/usr/local").glob("cuda-*/include"), reverse=True)
-    return [c for c in cands if (c / "cuda_occupancy.h").is_file()]
-
-
 @pytest.fixture(scope="module")
 def occ_harness(tmp_path_factory):
     gxx = shutil.which("g++") or shutil.which("c++")
-    incs = _cuda_include_dirs()
+    incs = cuda_include_dirs()
     if not gxx or not incs:
         pytest.skip("g++ or cuda_occupancy.h not available")
     d = tmp_path_factory.mktemp("occ")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cudalint.analyzer.target import Target, all_targets, known_archs, known_ccs, load_target, parse_arch
+from cuda_toolkit import cuda_include_dirs  # tests/ is on sys.path
 
 KB = 1024
 EXPECTED_CCS = ["1.0", "1.1", "1.2", "1.3", "2.0", "2.1", "3.0", "3.2", "3.5", "3.7", "5.0", "5.2", "5.3",
@@ -219,19 +220,10 @@ int main() {
 """
 
 
-def _cuda_include_dirs():
-    cands = []
-    nvcc = shutil.which("nvcc")
-    if nvcc:
-        cands.append(Path(nvcc).resolve().parent.parent / "include")
-    cands += [Path("/usr/local/cuda/include")] + sorted(Path("/usr/local").glob("cuda-*/include"), reverse=True)
-    return [c for c in cands if (c / "cuda_occupancy.h").is_file()]
-
-
 @pytest.fixture(scope="module")
 def header_probe(tmp_path_factory):
     gxx = shutil.which("g++") or shutil.which("c++")
-    incs = _cuda_include_dirs()
+    incs = cuda_include_dirs()
     if not gxx or not incs:
         pytest.skip("g++ or cuda_occupancy.h not available")
     d = tmp_path_factory.mktemp("probe")
