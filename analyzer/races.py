@@ -939,6 +939,24 @@ class Simt:
             k = k & (~unsure | same)
         return V(v, k)
 
+    def _dimension_bounds(self, base_expr: ir.Expr, base: Ptr, idx: V, off: V, m: Mask) -> V:
+        """Lanes whose index leaves a declared dimension of a shared array (``t[ty][tx]`` with
+        ``tx >= 16`` on ``t[16][16]``) land in another row: an overrun, not a real alias of that
+        row. They are counted as out of bounds and their offset made unknown, so they are never
+        paired as a race (the flat whole-array check alone misses these)."""
+        if base.var is None or base.var.storage not in ("shared", "extern_shared"):
+            return off
+        while isinstance(base_expr, ir.Cast) and base_expr.implicit:
+            base_expr = base_expr.operand
+        t = getattr(base_expr, "type", None)
+        if t is None or t.kind != "array" or not t.extent:
+            return off
+        bad = m.may & idx.k & ((idx.v < 0) | (idx.v >= t.extent))
+        if not bad.any():
+            return off
+        self.out_of_bounds[base.var] = self.out_of_bounds.get(base.var, 0) + int(bad.sum())
+        return V(off.v, off.k & ~bad)
+
     # ------------------------------------------------------------------ lvalues
     def lvalue(self, e: ir.Expr, m: Mask, fr: _Frame):
         while isinstance(e, ir.Cast) and e.implicit:
@@ -970,6 +988,7 @@ class Simt:
                 off = self.unknown()
             else:
                 off = self._arith("+", base.off, self._arith("*", idx, self.const(esz)))
+                off = self._dimension_bounds(e.base, base, idx, off, m)
             return MemLoc(Ptr(base.var, base.space, off, base.elem, base.volatile), e, esz, base.elem)
         if isinstance(e, ir.UnaryOp) and e.op == "*":
             p = self.ev(e.operand, m, fr)

@@ -87,19 +87,28 @@ def get_rule(code: str) -> Optional[Rule]:
 
 
 _loaded = False
+_loading = False
 
 
 def load_rule_modules() -> None:
-    """Import every rule module once so their decorators register them."""
-    global _loaded
-    if _loaded:
+    """Import every rule module once so their decorators register them.
+
+    Marked loaded only after every import succeeded: a module that fails to import raises here
+    (and again on the next call) instead of leaving a silently partial rule set. ``_loading``
+    stops re-entry while a rule module imports the registry."""
+    global _loaded, _loading
+    if _loaded or _loading:
         return
-    _loaded = True
-    import importlib
-    import pkgutil
+    _loading = True
+    try:
+        import importlib
+        import pkgutil
 
-    from cudalint import rules as pkg
+        from cudalint import rules as pkg
 
-    for m in pkgutil.iter_modules(pkg.__path__):
-        if m.name not in ("registry", "diagnostic", "context"):
-            importlib.import_module(f"cudalint.rules.{m.name}")
+        for m in pkgutil.iter_modules(pkg.__path__):
+            if m.name not in ("registry", "diagnostic", "context"):
+                importlib.import_module(f"cudalint.rules.{m.name}")
+        _loaded = True
+    finally:
+        _loading = False

@@ -1,6 +1,7 @@
 """Run the rules over an analysed file and collect diagnostics (CL000 included)."""
 from __future__ import annotations
 
+import re
 import signal
 import threading
 import traceback
@@ -43,16 +44,29 @@ def _cl000(path: str, message: str, line: int = 0, column: int = 0, kernel: Opti
                       Location(line, column + 1), kernel)
 
 
+_NAME_ERROR = re.compile(r"^(unknown type name|use of undeclared identifier|no (template|type|member) named)")
+
+
+def _with_hint(message: str) -> str:
+    """A name clang cannot find usually means the file is not a translation unit of its own
+    (a kernel file that another ``.cu`` ``#include``s after defining its types and macros) or
+    lacks its -I/-D flags: say so, since the message alone reads like a bug in the user's code."""
+    if _NAME_ERROR.match(message):
+        return (message + " (defined elsewhere? pass the -I/-D or compile_commands.json the file "
+                "needs; a file that another .cu #includes is checked through that file)")
+    return message
+
+
 def check_analysis(fa: FileAnalysis, target: Target, copts: CheckOptions) -> FileResult:
     all_rules()  # make sure every rule module is registered
     res = FileResult(path=fa.path, notes=list(fa.notes))
     if fa.error is not None:
         e = fa.error
         res.error = e.message
-        res.diagnostics.append(_cl000(fa.path, e.message, e.line, e.column))
+        res.diagnostics.append(_cl000(fa.path, _with_hint(e.message), e.line, e.column))
         return res
     for kname, e in fa.kernel_errors:
-        res.diagnostics.append(_cl000(fa.path, f"kernel `{kname}` not analysed: {e.message}",
+        res.diagnostics.append(_cl000(fa.path, f"kernel `{kname}` not analysed: {_with_hint(e.message)}",
                                       e.line, e.column, kname))
     if fa.kernel_errors:
         res.error = "clang errors inside kernels"

@@ -172,3 +172,44 @@ def test_bare_file_argument_means_check(capsys):
 def test_console_script_runs():
     r = subprocess.run([sys.executable, "-m", "cudalint.cli", "--version"], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.startswith("cudalint ")
+
+
+def test_kernel_file_meant_to_be_included_gets_a_hint(tmp_path):
+    # A kernel file that another .cu includes after typedef'ing `fp` (Rodinia's layout): clang
+    # cannot know `fp`, and the CL000 says where such names usually come from.
+    k = tmp_path / "srad_kernel.cu"
+    k.write_text("__global__ void srad(fp lambda, fp* img) { img[threadIdx.x] *= lambda; }\n")
+    r = run("check", str(k))
+    assert r.exit_code == 2
+    line = r.output.strip()
+    assert line.startswith(f"{k}:1:")
+    assert "unknown type name 'fp'" in line
+    assert "a file that another .cu #includes is checked through that file" in line
+    # with the type supplied through -D, the same file is analysed
+    r = run("check", str(k), "-D", "fp=float")
+    assert r.exit_code in (0, 1), r.output
+    assert "CL000" not in r.output
+
+
+def test_rule_registry_failed_import_is_not_marked_loaded(monkeypatch):
+    import importlib
+
+    from cudalint.rules import registry
+
+    monkeypatch.setattr(registry, "_loaded", False)
+    real = importlib.import_module
+
+    def failing(name, *a, **k):
+        if name == "cudalint.rules.banks":
+            raise ImportError("simulated broken rule module")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(importlib, "import_module", failing)
+    with pytest.raises(ImportError):
+        registry.load_rule_modules()
+    assert registry._loaded is False
+    with pytest.raises(ImportError):  # and again: never a silently partial rule set
+        registry.load_rule_modules()
+    monkeypatch.setattr(importlib, "import_module", real)
+    registry.load_rule_modules()
+    assert registry._loaded is True and "CL301" in registry.RULES
