@@ -394,6 +394,21 @@ def is_data(e) -> bool:
     return isinstance(e, sp.Basic) and bool(e.atoms(MemLoad))
 
 
+#: A floating-point expression with more nodes than this becomes an opaque value.
+_FLOAT_EXPR_NODES = 64
+
+
+def _larger_than(e: sp.Basic, limit: int) -> bool:
+    """Whether the expression tree of ``e`` has more than ``limit`` nodes (stops counting
+    there, so the test costs at most ``limit`` steps)."""
+    n = 0
+    for _ in sp.preorder_traversal(e):
+        n += 1
+        if n > limit:
+            return True
+    return False
+
+
 def _int_value(e) -> Optional[int]:
     if isinstance(e, sp.Basic) and e.is_Integer:
         return int(e)
@@ -612,7 +627,9 @@ class Walker:
                     if isinstance(inc, sp.Expr) and not (inc.free_symbols & entry_syms) \
                             and not lane_varying(inc, self.syms) and not inc.has(Opaque):
                         increments[v] = inc
-            elif _is_expr(end):
+            elif _is_expr(end) and not v.type.is_float:
+                # A float never indexes memory or counts trips, and a float recurrence
+                # (x = x*x - y*y + c) makes expand() explode: such variables get no increment.
                 inc = sp.expand(end - e0)
                 if not (inc.free_symbols & entry_syms) and not inc.has(Opaque) \
                         and not lane_varying(inc, self.syms) and not is_data(inc):
@@ -663,11 +680,13 @@ class Walker:
         # After the loop the carried variables hold run-time values.
         for v in carried:
             cur = body.env.get(v)
-            lane = lane_varying(cur.offset if isinstance(cur, Pointer) else cur, self.syms)
+            val = cur.offset if isinstance(cur, Pointer) else cur
+            lane = lane_varying(val, self.syms)
+            data = is_data(val)  # read from memory in the loop: stays data-dependent after it
             if isinstance(cur, Pointer):
-                st.env[v] = cur.add_bytes(self._unknown(f"{v.name}@exit", lane=lane))
+                st.env[v] = cur.add_bytes(self._unknown(f"{v.name}@exit", lane=lane, data=data))
             else:
-                st.env[v] = self._unknown(f"{v.name}@exit_L{s.range.line}", lane=lane)
+                st.env[v] = self._unknown(f"{v.name}@exit_L{s.range.line}", lane=lane, data=data)
 
     def _trip_count(self, s: ir.Loop, st: _State, increments: dict) -> Optional[sp.Expr]:
         """Iterations of a counted loop ``for (v = a; v CMP b; v += c)`` as a sympy expression."""
@@ -713,7 +732,10 @@ class Walker:
             self._seq, self._epoch = saved
 
     # ------------------------------------------------------------------ expressions
-    def _unknown(self, name: str, lane: bool, note: str = "") -> sp.Expr:
+    def _unknown(self, name: str, lane: bool, note: str = "", data: bool = False) -> sp.Expr:
+        if data:  # a value derived from memory: opaque, but still known to be data-dependent
+            t = self.syms.thread
+            return MemLoad(sp.Symbol(name), *((t["x"], t["y"], t["z"]) if lane else ()))
         if lane:
             t = self.syms.thread
             return Opaque(sp.Symbol(name), t["x"], t["y"], t["z"])
@@ -864,6 +886,16 @@ class Walker:
         return self._arith(op, a, b, e.type)
 
     def _arith(self, op: str, a: Value, b: Value, t: ir.CType) -> Value:
+        r = self._arith_exact(op, a, b, t)
+        if t.is_float and _is_expr(r) and _larger_than(r, _FLOAT_EXPR_NODES):
+            # Floats never address memory; a hand-unrolled float recurrence (Mandelbrot's
+            # x = x*x - y*y + c, twenty times) would grow without bound. Keep only what the
+            # access analysis needs to know of such a value: lane-varying? read from memory?
+            return self._unknown(f"float{op}", lane=lane_varying(a, self.syms) or lane_varying(b, self.syms),
+                                 data=is_data(a) or is_data(b))
+        return r
+
+    def _arith_exact(self, op: str, a: Value, b: Value, t: ir.CType) -> Value:
         if isinstance(a, Pointer) or isinstance(b, Pointer):
             return self._ptr_arith(op, a, b)
         if not (_is_expr(a) and _is_expr(b)):
