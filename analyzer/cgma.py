@@ -402,9 +402,26 @@ class CgmaFacts:
         if self.kernel is None:
             return math.inf if to_number(self.resolved.flops) != 0 else None
         n = to_number(self.kernel)
-        if n is not None:
-            return float(n)
-        return self.limit
+        n = float(n) if n is not None else self.limit
+        return None if self.negative(n) or self.negative_counts() else n
+
+    def negative_counts(self) -> bool:
+        """Whether a count resolved to a number below zero (two negative counts would hide
+        in a positive ratio)."""
+        r = self.resolved
+        for x in (r.flops, r.accesses) + ((self.hot_counts.flops, self.hot_counts.accesses,
+                                          self.counts.resolve(self.hot.trip))
+                                         if self.hot is not None and self.hot_counts is not None else ()):
+            if self.negative(to_number(x)):
+                return True
+        return False
+
+    @staticmethod
+    def negative(n) -> bool:
+        """A negative ratio means a trip-count formula (``b - a`` of ``for (i = a; i < b; ...)``)
+        went below zero for the sizes assumed, where the loop would simply not run: the count
+        is not known, and no number is better than a wrong one."""
+        return n is not None and n < 0
 
     @property
     def hot_loop_scales(self) -> bool:
@@ -423,7 +440,8 @@ class CgmaFacts:
         if self.hot_loop is None:
             return None
         n = to_number(self.hot_loop)
-        return float(n) if n is not None else self.hot_loop_limit
+        n = float(n) if n is not None else self.hot_loop_limit
+        return None if self.negative(n) or self.negative_counts() else n
 
     def to_json(self) -> dict:
         r = self.resolved
@@ -791,8 +809,16 @@ def kernel_roofline(c: CgmaFacts, opts) -> RooflineFacts:
     else:
         src = "kernel limit as the sizes grow"
     if cg is None:
-        return RooflineFacts(None, how, src, error="CGMA undefined (no flops and no global accesses)"
-                             if c.kernel is None else "the kernel's CGMA has no finite limit")
+        raw = to_number(c.kernel) if c.kernel is not None else None
+        raw = float(raw) if raw is not None else c.limit
+        if c.kernel is None:
+            why = "CGMA undefined (no flops and no global accesses)"
+        elif CgmaFacts.negative(raw) or c.negative_counts():
+            why = ("the kernel's CGMA cannot be known: a loop trip count (upper bound minus start) "
+                   "is negative for the sizes assumed; pass --param with the real sizes")
+        else:
+            why = "the kernel's CGMA has no finite limit"
+        return RooflineFacts(None, how, src, error=why)
     notes = []
     arch = getattr(opts, "arch", None)
     if dev.arch and arch and not dev.custom:

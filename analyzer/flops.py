@@ -835,7 +835,35 @@ class _Walker:
                 body = body + self.expr(e, inner)
         depth = self.depth_offset + len(stack)
         self.loops.insert(pos, LoopCount(lp, depth, trip, how, body, self.fn.display_name, var))
-        return init + body.scaled(trip)
+        return init + self._over_iterations(lp, body, trip, var)
+
+    def _over_iterations(self, lp: ir.Loop, body: Counts, trip: Num, var: Optional[str]) -> Counts:
+        """The body's counts over all iterations: ``trip`` times the body, except when the
+        body's counts mention this loop's own induction variable (a triangular inner loop,
+        ``for (i = n + 1; i < N; i++)`` inside ``for (n = 0; n < M; n++)``): then the sum over
+        the iterations, with the variable stepping from its start by its step."""
+        s = self.syms.table.get(var) if var else None
+        fields = (body.flops, body.flops_fp64, body.loads, body.stores, body.atomics,
+                  body.load_bytes, body.store_bytes)
+        if s is None or not any(isinstance(x, sp.Basic) and s in x.free_symbols for x in fields):
+            return body.scaled(trip)
+        ind = _induction(lp)
+        start = self.conv(ind.start) if ind is not None and ind.start is not None else None
+        step = sp.Integer(1) if ind is not None and ind.step is None else \
+            (self.conv(ind.step) if ind is not None else None)
+        if start is None or step is None or s in start.free_symbols or not isinstance(trip, (int, sp.Basic)):
+            return body.scaled(trip)
+        k = sp.Dummy("k", integer=True, nonnegative=True)
+        at = start + ind.sign * step * k
+
+        def total(x: Num) -> Num:
+            if not (isinstance(x, sp.Basic) and s in x.free_symbols):
+                return _mul(trip, x)
+            r = sp.expand(sp.summation(x.subs(s, at), (k, 0, trip - 1)))
+            n = to_number(r)
+            return n if n is not None else r
+
+        return Counts(*(total(x) for x in fields))
 
     # ---- expressions
     def expr(self, e: Optional[ir.Expr], stack: tuple, mode: str = "r",

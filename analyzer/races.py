@@ -416,7 +416,10 @@ class Simt:
     def const(self, x) -> V:
         if isinstance(x, float):
             return V(np.full(self.n, x, dtype=np.float64), self.all.copy())
-        return V(np.full(self.n, int(x), dtype=_INT), self.all.copy())
+        x = int(x)
+        if not -(1 << 63) <= x < (1 << 63):  # an unsigned 64-bit literal (CRC/hash constants)
+            x = ((x + (1 << 63)) % (1 << 64)) - (1 << 63)  # the same bits as int64
+        return V(np.full(self.n, x, dtype=_INT), self.all.copy())
 
     def unknown(self) -> V:
         return V(np.zeros(self.n, dtype=_INT), self.none.copy())

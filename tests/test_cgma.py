@@ -350,3 +350,23 @@ __global__ void hoisted(const float* w, float* out, int n)
     (t,) = ks["gemv"].extra["cgma"].tiling
     assert (t.array, t.dimensions, t.reuse) == ("x", ("x",), 128)
     assert ks["hoisted"].extra["cgma"].tiling == []
+
+
+def test_negative_trip_formula_gives_no_cgma_instead_of_a_crash(tmp_path):
+    # `i < n - m` with n = 4, m = 10 is a loop that never runs; the count formula (n - m) is
+    # -6, and flops and accesses both negative would even give a positive ratio: the kernel's
+    # CGMA is reported as unknowable instead.
+    p = tmp_path / "k.cu"
+    p.write_text("__global__ void k(const float* a, float* out, int n, int m) {\n"
+                 "  float s = 0.0f;\n"
+                 "  for (int i = 0; i < n - m; i++) s += a[i] * 2.0f;\n"
+                 "  out[threadIdx.x] = s + 1.0f;\n}\n")
+    k = analyse(p, params={"n": 4, "m": 10})["k"]
+    c, roof = k.extra["cgma"], k.extra["roofline"]
+    assert c.kernel_number is None
+    assert "negative" in roof.error and "--param" in roof.error
+    # no memory-bound verdict from an unknowable ratio (CL502 speaks of one iteration's
+    # reuse, which does not depend on the trip count, and may still fire)
+    assert [d.code for d in diags(p, params={"n": 4, "m": 10}) if d.code == "CL501"] == []
+    # with sizes where the loop runs, the number is there: (2*(n-m) + 1) / ((n-m) + 1)
+    assert analyse(p, params={"n": 14, "m": 10})["k"].extra["cgma"].kernel_number == pytest.approx(9 / 5)

@@ -177,6 +177,30 @@ def test_symbolic_trip_counts_named_after_the_bound(tmp_path):
     assert c.symbols == {"n": "kernel parameter n"}
 
 
+def test_triangular_loops_are_summed_not_multiplied(tmp_path):
+    # sum over n = 0..M-1 of (N - n - 1) iterations = M*N - M*(M+1)/2; each does 2 loads and
+    # 2 flops. (Multiplying the trips instead left the outer variable `n` in the counts and
+    # made HeCBench's libor CGMA negative.) The second nest counts down: j = N-1 .. 0, and
+    # the inner loop runs N - j times: N*(N+1)/2 flops in all.
+    c = counts(tmp_path, """
+    float s = 0.0f;
+    for (int n = 0; n < M; n++)
+        for (int i = n + 1; i < N; i++)
+            s += a[i] * b[n];
+    for (int j = N - 1; j >= 0; j--)
+        for (int q = j; q < N; q++)
+            s += 1.0f;
+    out[threadIdx.x] = s;""", params="const float* a, const float* b, float* out, int M, int N")
+    M, N = sp.Symbol("M", positive=True), sp.Symbol("N", positive=True)
+    assert {str(x) for x in sp.sympify(c.total.flops).free_symbols} == {"M", "N"}
+    tri = M * N - M * (M + 1) / 2
+    assert sp.simplify(c.total.loads - 2 * tri) == 0
+    assert sp.simplify(c.total.flops - (2 * tri + N * (N + 1) / 2)) == 0
+    # with numbers: M = 4, N = 10 -> 9 + 8 + 7 + 6 = 30 inner iterations; 55 in the second nest
+    t = c.total.subs({M: 4, N: 10})
+    assert (num(t.loads), num(t.flops)) == (60, 60 + 55)
+
+
 def test_unknown_loops_get_a_trip_symbol(tmp_path):
     c = counts(tmp_path, """
     float x = a[threadIdx.x];
