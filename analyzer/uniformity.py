@@ -49,12 +49,17 @@ BLOCK_UNIFORM_CALLS = {"__syncthreads_or", "__syncthreads_and", "__syncthreads_c
                        "block_index", "block_rank", "num_blocks"}
 
 
-@dataclass
+@dataclass(eq=False)
 class _Def:
     var: object  # ir.Variable
     node: Node
     value: Optional[ir.Expr]  # None: the value is not modelled (treated as divergent)
     extra: tuple = ()  # other expressions the definition depends on (an array store's index)
+    #: A whole-variable assignment (``x = ...``, ``x += ...``, ``x++``, a declaration): it
+    #: replaces every earlier definition. Element/member stores and writes through ``&x``
+    #: only add to them.
+    strong: bool = False
+    bit: int = 0
 
 
 class Uniformity:
@@ -78,7 +83,7 @@ class Uniformity:
             st = n.stmt
             if n.kind == "stmt" and isinstance(st, ir.DeclStmt) and st.init is not None and \
                     st.var.storage in ("auto", "param"):
-                self._defs.append(_Def(st.var, n, st.init))
+                self._defs.append(_Def(st.var, n, st.init, strong=True))
             for e in n.exprs():
                 self._scan(e, n)
 
@@ -89,13 +94,15 @@ class Uniformity:
                 root, idx = _root(x.target)
                 if root is not None:
                     val = x.value if x.op == "=" else ir.BinOp(x.range, x.type, x.op[:-1], x.target, x.value)
-                    self._defs.append(_Def(root, n, val, tuple(idx)))
-                    if isinstance(x.target, ir.VarRef):
+                    whole = isinstance(_strip(x.target), ir.VarRef)
+                    self._defs.append(_Def(root, n, val, tuple(idx), strong=whole))
+                    if isinstance(x.target, ir.VarRef) and x.op == "=":
                         targets.add(id(x.target))
             elif isinstance(x, ir.UnaryOp) and x.op in ("pre++", "pre--", "post++", "post--"):
                 root, idx = _root(x.operand)
                 if root is not None:
-                    self._defs.append(_Def(root, n, x.operand, tuple(idx)))
+                    self._defs.append(_Def(root, n, x.operand, tuple(idx),
+                                           strong=isinstance(_strip(x.operand), ir.VarRef)))
             elif isinstance(x, ir.Call):
                 for a in x.args:
                     if isinstance(a, ir.UnaryOp) and a.op == "&":
@@ -108,8 +115,50 @@ class Uniformity:
             elif isinstance(x, ir.VarRef) and id(x) not in targets:
                 self._uses.setdefault(x.var, set()).add(n)
 
+    # ------------------------------------------------------------------ reaching definitions
+    def _reaching(self) -> None:
+        """Which definitions reach each node (bit sets over ``self._defs``): a variable reused
+        for two loops (``for (j = tid; ...)`` then ``for (j = 16; j > 0; j /= 2)``) is judged
+        by the definitions that can reach each use, not by every assignment in the function."""
+        by_var: dict = {}
+        for i, d in enumerate(self._defs):
+            d.bit = 1 << i
+            by_var[d.var] = by_var.get(d.var, 0) | d.bit
+        self._var_bits = by_var
+        gen: dict = {}
+        kill: dict = {}
+        for d in self._defs:
+            gen[d.node] = gen.get(d.node, 0) | d.bit
+            if d.strong:
+                kill[d.node] = kill.get(d.node, 0) | by_var[d.var]
+        g = self.cfg.graph
+        reach_in = {n: 0 for n in g.nodes}
+        out = {n: gen.get(n, 0) for n in g.nodes}
+        work = list(g.nodes)
+        queued = set(work)
+        while work:
+            n = work.pop()
+            queued.discard(n)
+            i = 0
+            for p in g.predecessors(n):
+                i |= out[p]
+            reach_in[n] = i
+            o = gen.get(n, 0) | (i & ~kill.get(n, 0))
+            if o != out[n]:
+                out[n] = o
+                for m in g.successors(n):
+                    if m not in queued:
+                        queued.add(m)
+                        work.append(m)
+        # a use inside the defining node (``j /= 2``, ``x = x + 1``) sees the older values and,
+        # conservatively, the node's own definitions
+        self._reach = {n: reach_in[n] | gen.get(n, 0) for n in g.nodes}
+
     # ------------------------------------------------------------------ fixed point
     def _solve(self) -> None:
+        self._reaching()
+        self._div_bits = 0
+        self._def_reason: dict = {}  # def bit -> why
         decisions = [n for n in self.cfg.nodes if n.kind in (BRANCH, LOOP_COND, SWITCH) and n.expr is not None]
         controlling = {}
         for d in self._defs:
@@ -124,23 +173,23 @@ class Uniformity:
             for dn in decisions:
                 if dn in self.divergent_decisions:
                     continue
-                why = self.why_divergent(dn.expr)
+                why = self.why_divergent(dn.expr, dn)
                 if why is not None:
                     self.divergent_decisions.add(dn)
                     self.reasons[dn] = why
                     changed = True
             for d in self._defs:
-                v = d.var
-                if v in self.divergent_vars:
+                if self._div_bits & d.bit:
                     continue
+                v = d.var
                 why = None
                 if d.value is None:
                     why = "is assigned a value the analysis does not model"
                 else:
-                    w = self._why(d.value, 0)
+                    w = self._why(d.value, 0, d.node)
                     if w is None:
                         for x in d.extra:
-                            w = self._why(x, 0)
+                            w = self._why(x, 0, d.node)
                             if w is not None:
                                 break
                     if w is not None:
@@ -149,6 +198,8 @@ class Uniformity:
                     divs = controlling[d.node] & self.divergent_decisions
                     for dec in divs:
                         for u in self._uses.get(v, ()):
+                            if not self._reach.get(u, 0) & d.bit:
+                                continue  # this definition never gets there
                             if u not in use_ctrl:
                                 use_ctrl[u] = self.cfg.controlling_decisions(u)
                             if (dec not in use_ctrl[u] and u is not dec) or u is dec:
@@ -157,24 +208,42 @@ class Uniformity:
                         if why:
                             break
                 if why is not None:
-                    self.divergent_vars.add(v)
-                    self.reasons[v] = why
+                    self._div_bits |= d.bit
+                    self._def_reason[d.bit] = why
+                    if v not in self.divergent_vars:
+                        self.divergent_vars.add(v)
+                        self.reasons[v] = why
                     changed = True
 
-    # ------------------------------------------------------------------ queries
-    def is_uniform(self, e: Optional[ir.Expr]) -> bool:
-        return e is None or self.why_divergent(e) is None
+    def _var_divergence(self, v, at: Optional[Node]) -> Optional[str]:
+        """Why ``v`` differs between threads where it is read at node ``at`` (any node when
+        ``at`` is None), or None."""
+        bits = self._var_bits.get(v, 0) & self._div_bits
+        if at is not None:
+            bits &= self._reach.get(at, 0)
+        if not bits:
+            return None
+        low = bits & -bits
+        return self._def_reason.get(low) or self.reasons.get(v, "differs between threads")
 
-    def why_divergent(self, e: ir.Expr) -> Optional[str]:
+    # ------------------------------------------------------------------ queries
+    def is_uniform(self, e: Optional[ir.Expr], at: Optional[Node] = None) -> bool:
+        return e is None or self.why_divergent(e, at) is None
+
+    def why_divergent(self, e: ir.Expr, at: Optional[Node] = None) -> Optional[str]:
         """None when ``e`` is block-uniform; else why not, as a phrase completing "it ...":
-        "depends on threadIdx.x", "depends on `i`, which depends on threadIdx.x"."""
-        r = self._why(e, 0)
+        "depends on threadIdx.x", "depends on `i`, which depends on threadIdx.x". ``at`` is the
+        node that evaluates ``e`` (found from the CFG when not given): the variables are judged
+        by the definitions that reach it."""
+        if at is None:
+            at = self.cfg.node_of_expr(e)
+        r = self._why(e, 0, at)
         if r is None:
             return None
         via, root = r
         return f"depends on `{via}`, which {root}" if via else root
 
-    def _why(self, e: ir.Expr, depth: int) -> Optional[tuple]:
+    def _why(self, e: ir.Expr, depth: int, at: Optional[Node] = None) -> Optional[tuple]:
         """(the divergent variable it goes through or None, the root cause) or None."""
         if depth > 60:
             return (None, "is too complex to analyse")
@@ -189,35 +258,34 @@ class Uniformity:
             v = e.var
             if v.storage == "builtin":
                 return None
-            if v in self.divergent_vars:
-                return (v.name, self.reasons.get(v, "differs between threads"))
-            return None
+            why = self._var_divergence(v, at) if v in self.divergent_vars else None
+            return (v.name, why) if why is not None else None
         if isinstance(e, ir.Index):
-            r = self._why(e.index, d)
+            r = self._why(e.index, d, at)
             if r is not None:
                 root = r[1]
                 if root.startswith("depends on "):
                     root = "is read from memory at an address that " + root
                 return (r[0], root)
-            return self._why(e.base, d)
+            return self._why(e.base, d, at)
         if isinstance(e, ir.Member):
-            return self._why(e.base, d)
+            return self._why(e.base, d, at)
         if isinstance(e, ir.Call):
-            return self._why_call(e, d)
+            return self._why_call(e, d, at)
         if isinstance(e, ir.Unknown):
             if "threadIdx" in e.text or "laneid" in e.text:
                 return (None, "depends on threadIdx")
         if isinstance(e, ir.Assign):
-            return self._why(e.value, d)
+            return self._why(e.value, d, at)
         for c in e.children():
             if c is None:
                 continue
-            r = self._why(c, d)
+            r = self._why(c, d, at)
             if r is not None:
                 return r
         return None
 
-    def _why_call(self, e: ir.Call, d: int) -> Optional[tuple]:
+    def _why_call(self, e: ir.Call, d: int, at: Optional[Node] = None) -> Optional[tuple]:
         name = e.callee
         short = name.split("::")[-1]
         if name in BLOCK_UNIFORM_CALLS or short in BLOCK_UNIFORM_CALLS:
@@ -225,7 +293,7 @@ class Uniformity:
         if name in DIVERGENT_CALLS or short in DIVERGENT_CALLS or name.startswith(DIVERGENT_CALLS_PREFIX):
             return (None, f"is the result of `{name}()`, which differs between threads")
         for a in e.args:
-            r = self._why(a, d)
+            r = self._why(a, d, at)
             if r is not None:
                 return r
         fn = e.function
@@ -275,6 +343,12 @@ class Uniformity:
             if ds:
                 out.append((n, ds[0]))
         return out
+
+
+def _strip(e: ir.Expr) -> ir.Expr:
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    return e
 
 
 def _root(e: ir.Expr):

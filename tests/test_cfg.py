@@ -190,3 +190,33 @@ def test_host_function_cfg_has_launch_and_exit(tmp_path):
     assert any(nx.has_path(cfg.graph, s, launch[0]) for s in cfg.graph.successors(launch[0]))
     assert len(cfg.barrier_intervals()) == 1
     assert any(e.kind == EXIT for e in cfg.barrier_intervals()[0].ends)
+
+
+@pytest.mark.parametrize("header, clauses", [
+    ("int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x",
+     ("decl", "<", "+=")),
+    ("i = threadIdx.x; i < n; i++", ("expr", "<", "post++")),
+    ("; i < n; i++", (None, "<", "post++")),
+    ("i = 0; ; i++", ("expr", None, "post++")),
+    ("int i = 0; i != n;", ("decl", "!=", None)),
+])
+def test_for_header_written_by_a_macro_keeps_its_clauses(tmp_path, header, clauses):
+    # The header's tokens are the macro's definition, not at the loop: the clauses are placed
+    # by kind. (A lost condition made the loop infinite, so every later barrier looked divergent.)
+    f = fn(lower(tmp_path, f"""
+    #define LOOP(...) for (__VA_ARGS__)
+    __global__ void k(float* a, int n) {{
+        int i;
+        LOOP({header}) a[i] = 0.0f;
+        __syncthreads();
+        a[0] = 1.0f;
+    }}"""), "k")
+    (lp,) = [s for s in f.statements() if isinstance(s, ir.Loop)]
+    init = None if not lp.init else ("decl" if isinstance(lp.init[0], ir.DeclStmt) else "expr")
+    cond = lp.cond.op if lp.cond is not None else None
+    step = (lp.step.op if lp.step is not None else None)
+    assert (init, cond, step) == clauses
+    g = CFG(f)
+    exits = [n for n in g.graph.nodes if n.kind == LOOP_COND]
+    if clauses[1] is not None:  # a loop with a condition has its exit edge
+        assert any(g.graph.edges[e]["label"] is False for e in g.graph.out_edges(exits[0]))

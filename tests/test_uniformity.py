@@ -233,3 +233,36 @@ def test_tree_reduction_divergence_counts(tmp_path):
     assert br.executions == 8
     assert (br.warps_executing, br.warps_divergent) == (64, 5)
     assert not br.interleaved and br.scope == "block"
+
+
+def test_reused_counter_is_judged_by_the_definitions_that_reach_each_use(tmp_path):
+    # HeCBench's bh kernel: `j` first walks the grid per thread, then counts a tree
+    # reduction down from a constant. The second loop's barrier is reached by every thread;
+    # only the definitions that reach a use matter, not every assignment of the variable.
+    fa = lower(tmp_path, """
+    __global__ void k(const float* in, float* out, int n)
+    {
+        __shared__ float s[256];
+        int i = threadIdx.x, j;
+        float m = 0.0f;
+        for (j = i + blockIdx.x * 256; j < n; j += 256 * gridDim.x)
+            m += in[j];
+        s[i] = m;
+        for (j = 256 / 2; j > 0; j /= 2) {
+            __syncthreads();
+            if (i < j)
+                s[i] += s[i + j];
+        }
+        if (j == 0) out[blockIdx.x] = s[0];
+    }
+    """)
+    f = fa.tu.function("k")
+    u = Uniformity(f)
+    loops = [s for s in f.statements() if isinstance(s, ir.Loop)]
+    assert not u.is_uniform(loops[0].cond)      # j < n with j = i + ...: per thread
+    assert u.is_uniform(loops[1].cond)          # j > 0 with j = 128, 64, ...: the same for all
+    assert u.divergent_barriers() == []
+    cond = {s.range.line: s.cond for s in ifs(f)}
+    assert not u.is_uniform(cond[12])           # i < j: i is per thread
+    # `j` after the second loop is only ever the reduction counter: uniform there
+    assert u.is_uniform(cond[15])               # j == 0 after the reduction loop

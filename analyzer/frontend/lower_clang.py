@@ -544,6 +544,14 @@ class Lowerer:
         init: list[ir.Stmt] = []
         cond = step = None
         body_c = kids[-1] if kids else None
+        start, end = c.extent.start.offset, c.extent.end.offset
+        if kids and (len(semis) < 2 or not all(start <= x <= end for x in semis[:2])):
+            # A loop header written by a macro (``FOR_KERNEL_LOOP(i, n) { ... }``): the ';'
+            # found are the macro definition's (or none), not at the children's offsets.
+            # Place the clauses by kind.
+            init, cond, step = self._for_clauses_by_kind(kids[:-1])
+            body = self.block(body_c) if body_c is not None else ir.Block(r, [])
+            return ir.Loop(r, "for", init, cond, step, body, unroll=self._unroll_pragma(c))
         for ch in kids[:-1]:
             off = ch.extent.start.offset
             if semis and off < semis[0]:
@@ -560,6 +568,37 @@ class Lowerer:
                 step = self.expr(ch)
         body = self.block(body_c) if body_c is not None else ir.Block(r, [])
         return ir.Loop(r, "for", init, cond, step, body, unroll=self._unroll_pragma(c))
+
+    def _for_clauses_by_kind(self, kids: list) -> tuple:
+        """(init, cond, step) of a for-header whose ';' cannot be seen: all three present are
+        in order; otherwise a declaration is the init, a comparison or logical test the
+        condition, and an assignment/increment the step (the init when it comes first and
+        another assignment follows)."""
+        init: list[ir.Stmt] = []
+        cond = step = None
+        if len(kids) == 3:
+            a, b, d = kids
+            init = self.stmt(a) if a.kind == CK.DECL_STMT or not a.kind.is_expression() \
+                else [ir.ExprStmt(srange(a), self.expr(a))]
+            return init, self.expr(b), self.expr(d)
+        exprs = []
+        for ch in kids:
+            if ch.kind == CK.DECL_STMT or (ch.kind.is_statement() and not ch.kind.is_expression()):
+                init.extend(self.stmt(ch))
+            else:
+                exprs.append((ch, self.expr(ch)))
+        tests = [(ch, e) for ch, e in exprs if _is_test(e)]
+        updates = [(ch, e) for ch, e in exprs if not _is_test(e)]
+        if tests:
+            cond = tests[0][1]
+        if updates:
+            if not init and (len(updates) > 1 or (cond is not None and updates[0][0].extent.start.offset
+                                                  < tests[0][0].extent.start.offset)):
+                ch, e = updates.pop(0)
+                init.append(ir.ExprStmt(srange(ch), e))
+            if updates:
+                step = updates[-1][1]
+        return init, cond, step
 
     def _unroll_pragma(self, c: ci.Cursor) -> Optional[int]:
         """``#pragma unroll [N]`` on the lines right above the loop (pragmas are not cursors)."""
@@ -959,6 +998,20 @@ def _prefix_op(c: ci.Cursor) -> str:
     if toks[-1] in ("++", "--"):
         return "post" + toks[-1]
     return toks[0]
+
+
+_TEST_OPS = {"<", "<=", ">", ">=", "==", "!=", "&&", "||"}
+
+
+def _is_test(e: ir.Expr) -> bool:
+    """Whether ``e`` reads as a loop condition (a comparison or logical test)."""
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    if isinstance(e, ir.BinOp):
+        return e.op in _TEST_OPS
+    if isinstance(e, ir.UnaryOp):
+        return e.op == "!"
+    return e.type.spelling == "bool"
 
 
 def _for_header_semicolons(c: ci.Cursor) -> list[int]:
