@@ -74,13 +74,17 @@ class BudgetExceeded(Exception):
 # ---------------------------------------------------------------------- values
 
 class V:
-    """One number per thread; ``k`` says which entries are known."""
+    """One number per thread; ``k`` says which entries are known. ``t`` (optional) is a
+    provenance token per thread: two threads whose tokens are equal and non-zero hold the same
+    value even when it is not known (both read ``bias[c]`` at the same address of global
+    memory, or both got one warp reduction's result)."""
 
-    __slots__ = ("v", "k")
+    __slots__ = ("v", "k", "t")
 
-    def __init__(self, v: np.ndarray, k: np.ndarray):
+    def __init__(self, v: np.ndarray, k: np.ndarray, t: Optional[np.ndarray] = None):
         self.v = v
         self.k = k
+        self.t = t
 
     @property
     def is_float(self) -> bool:
@@ -153,6 +157,7 @@ class Access:
     tags: tuple  # ((decision id, outcome), ...)
     value: Optional[np.ndarray]  # the value written (known entries only), for writes
     volatile: bool = False
+    tok: Optional[np.ndarray] = None  # provenance tokens of the value written (0: none)
 
 
 @dataclass
@@ -390,6 +395,7 @@ class Simt:
         self.track_branches = on_branch
         self.budget = budget
         self.steps = 0
+        self._object_ids: dict = {}
         self.complete = True
         self.incomplete_reason = ""
         self.epoch = 0
@@ -890,8 +896,21 @@ class Simt:
                 return Ptr(loc.ptr.var, loc.ptr.space, loc.ptr.off, loc.elem.element or ir.UNKNOWN_TYPE,
                            loc.ptr.volatile)
             self.access(loc, False, m)
-            return self.unknown()
+            return self._loaded(loc)
         return self.unknown()
+
+    def _loaded(self, loc: MemLoc) -> V:
+        """A value read from global or constant memory: unknown, but two threads that read
+        the same address of the same object get the same provenance token (no thread of the
+        kernel is assumed to write it meanwhile). Shared memory changes under the block's
+        feet and gets none."""
+        p = loc.ptr
+        out = self.unknown()
+        if p is None or p.var is None or p.space not in ("global", "constant"):
+            return out
+        base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
+        out.t = np.where(p.off.k, base + (p.off.v & ((1 << 40) - 1)) + 1, 0).astype(_INT)
+        return out
 
     def write(self, loc, val, m: Mask, fr: _Frame) -> None:
         if isinstance(loc, RegLoc):
@@ -1073,10 +1092,11 @@ class Simt:
         if id(node) not in self.order:
             self.order[id(node)] = self._seq
             self._seq += 1
+        tok = value.t[idx].copy() if write and value is not None and value.t is not None else None
         rec = Access(node, p.var, key, write, atomic, idx, p.off.v[idx].astype(_INT), int(size),
                      m.must[idx].copy(), self.wepoch[idx].copy(),
                      tuple((r[0], r[1], r[2]) for r in self.iter_stack), tuple(self.tags), val,
-                     p.volatile or bool(loc.elem is not None and loc.elem.is_volatile))
+                     p.volatile or bool(loc.elem is not None and loc.elem.is_volatile), tok)
         self.buckets.setdefault(self.epoch, {}).setdefault(key, []).append(rec)
 
     # ------------------------------------------------------------------ operators
@@ -1219,19 +1239,20 @@ class Simt:
         return V(r, k)
 
     def _convert(self, v: V, t: ir.CType) -> V:
+        # a conversion of equal values gives equal values: provenance tokens are kept
         if t.is_float:
             if not v.is_float:
-                return V(v.v.astype(np.float64), v.k)
+                return V(v.v.astype(np.float64), v.k, v.t)
             return v
         if v.is_float:
             with np.errstate(all="ignore"):
                 fin = np.isfinite(v.v) & (np.abs(v.v) < 9e18)
                 r = np.trunc(np.where(fin, v.v, 0.0)).astype(_INT)
-            v = V(r, v.k & fin)
+            v = V(r, v.k & fin, v.t)
         if _is_unsigned32(t):
-            return V(v.v & _U32, v.k)
+            return V(v.v & _U32, v.k, v.t)
         if t.kind == "scalar" and t.size == 1 and "bool" in t.spelling:
-            return V((v.v != 0).astype(_INT), v.k)
+            return V((v.v != 0).astype(_INT), v.k, v.t)
         return v
 
     def _assign(self, e: ir.Assign, m: Mask, fr: _Frame):
@@ -1324,6 +1345,17 @@ class Simt:
                 self.ev(a, m, fr)
             self.wepoch[m.may] += 1
             return self.unknown()
+        group = _reduction_group(e)
+        if group:
+            # cg::reduce(tile, v, op) and __reduce_*_sync return one result to every thread
+            # of the group: equal (unknown) values within a group
+            for a in e.args:
+                self.ev(a, m, fr)
+            out = self.unknown()
+            gid = self.ts.lin // group
+            out.t = ((self._object_ids.setdefault(id(e), len(self._object_ids) + 1)) << 40) + gid + 1
+            out.t = out.t.astype(_INT)
+            return out
         if name.startswith("atomic") or name.startswith("__atomic") or name.startswith("__nv_atomic"):
             vals = [self.ev(a, m, fr) for a in e.args]
             if vals and isinstance(vals[0], Ptr):
@@ -1563,6 +1595,11 @@ class Simt:
             if va.dtype.kind != "f":
                 benign &= va != np.iinfo(_INT).min
             valid &= ~benign
+        if ro.write and rw.tok is not None and ro.tok is not None:
+            # both store a value of the same provenance (the same global element, one warp
+            # reduction's result): the same bits, whichever lands last
+            ka, kb = rw.tok[pw[wsel]], ro.tok[pov[osel]]
+            valid &= ~((ka == kb) & (ka != 0))
         if not valid.any():
             return
         cert = rw.certain[pw[wsel]] & ro.certain[pov[osel]]
@@ -1628,6 +1665,25 @@ def _tags_compatible(a: tuple, b: tuple) -> bool:
         if d in da and da[d] != o:
             return False
     return True
+
+
+_REDUCE_SYNC = {"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+                "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
+
+
+def _reduction_group(e: ir.Call) -> int:
+    """Threads per group that all receive the result of this reduction call (0: not one)."""
+    name = e.callee
+    if name in _REDUCE_SYNC:
+        return 32
+    if name.split("::")[-1] == "reduce" and e.args:
+        sp_ = e.args[0].type.spelling
+        m = re.search(r"thread_block_tile<\s*(\d+)", sp_)
+        if m:
+            return int(m.group(1))
+        if "coalesced_group" in sp_ or "thread_block" in sp_ and "tile" not in sp_:
+            return 0  # the group's extent is not known here
+    return 0
 
 
 def _element_text(var: ir.Variable, byte_off: int, size: Optional[int]) -> str:
