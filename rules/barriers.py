@@ -6,6 +6,8 @@ run of the kernel for one block of the launch shape).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import os
 from typing import Optional
 
@@ -191,7 +193,11 @@ __global__ void shift(float* out) {
 )
 def shared_race(ctx: RuleContext):
     me = RULES["CL602"]
-    seen = set()
+    # One diagnostic per access: a device function inlined into several kernels (or
+    # instantiations), or one access racing with several others (an unrolled warp scan),
+    # reports once, with the other conflicting accesses as related locations.
+    by_loc: dict = {}
+    order: list = []
     for kf in ctx.kernels:
         ks = _sync(ctx, kf)
         for r in ks.races:
@@ -199,12 +205,30 @@ def shared_race(ctx: RuleContext):
                 continue
             if not (_in_file(ctx, r.b.range) and _in_file(ctx, r.a.range)):
                 continue
-            d = _cl602(ctx, me, ks, r, kf)
-            # a device function inlined into several kernels (or instantiations): once
-            key = (d.location, d.message.split(" [block")[0])
-            if key not in seen:
-                seen.add(key)
-                yield d
+            key = (r.b.range.line, r.b.range.column)
+            if key not in by_loc:
+                by_loc[key] = []
+                order.append(key)
+            by_loc[key].append((r, ks, kf))
+    for key in order:
+        group = by_loc[key]
+        r, ks, kf = group[0]
+        d = _cl602(ctx, me, ks, r, kf)
+        others = []
+        for r2, _, _ in group[1:]:
+            if r2.a is not r.a and r2.a is not r2.b and \
+                    (r2.a.range.line, r2.a.range.column) not in [(x.range.line, x.range.column) for x in others] \
+                    and (r2.a.range.line, r2.a.range.column) != (r.a.range.line, r.a.range.column):
+                others.append(r2.a)
+        if others:
+            extra = tuple(Related(ctx.path, Location(x.range.line, x.range.column),
+                                  f"also conflicts with this access (`{_text(ctx, x, 50)}`)") for x in others)
+            lines = ", ".join(str(x.range.line) for x in others[:5]) + (", ..." if len(others) > 5 else "")
+            n = len(others)
+            d = replace(d, message=d.message.replace(
+                " [block", f"; also conflicts with {n} other access{'es' if n > 1 else ''} (line {lines})"
+                           " [block", 1), related=tuple(d.related) + extra)
+        yield d
 
 
 def _who(ks, t: int) -> str:
