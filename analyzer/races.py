@@ -941,6 +941,12 @@ class Simt:
             return
         if not isinstance(val, V):
             val = self.unknown()
+        if old is None and key not in fr.env:
+            # first definition (`size_t lid = threadIdx.x;` after an early return that only
+            # may have happened): a thread that did not run it never reads it, so its value is
+            # the new one, not "unknown" (which made `lid == 0` look true for every thread)
+            fr.env[key] = val
+            return
         if not isinstance(old, V):
             old = self.unknown()
         fr.env[key] = self._where(m, val, old)

@@ -394,8 +394,9 @@ def is_data(e) -> bool:
     return isinstance(e, sp.Basic) and bool(e.atoms(MemLoad))
 
 
-#: A floating-point expression with more nodes than this becomes an opaque value.
+#: A floating-point (integer) expression with more nodes than this becomes an opaque value.
 _FLOAT_EXPR_NODES = 64
+_INT_EXPR_NODES = 400
 
 
 def _larger_than(e: sp.Basic, limit: int) -> bool:
@@ -887,9 +888,10 @@ class Walker:
 
     def _arith(self, op: str, a: Value, b: Value, t: ir.CType) -> Value:
         r = self._arith_exact(op, a, b, t)
-        if t.is_float and _is_expr(r) and _larger_than(r, _FLOAT_EXPR_NODES):
+        if _is_expr(r) and _larger_than(r, _FLOAT_EXPR_NODES if t.is_float else _INT_EXPR_NODES):
             # Floats never address memory; a hand-unrolled float recurrence (Mandelbrot's
-            # x = x*x - y*y + c, twenty times) would grow without bound. Keep only what the
+            # x = x*x - y*y + c, twenty times) or integer hash rounds (MD5, CRC, a PRNG) would
+            # grow without bound, where real index expressions stay small. Keep only what the
             # access analysis needs to know of such a value: lane-varying? read from memory?
             return self._unknown(f"float{op}", lane=lane_varying(a, self.syms) or lane_varying(b, self.syms),
                                  data=is_data(a) or is_data(b))

@@ -85,8 +85,8 @@ def gpu_environment() -> tuple[Optional[str], dict]:
         if spec is None:
             return ("CuPy is not installed, and `cudalint validate` compiles and runs the kernel through "
                     "CuPy (NVRTC). Install the GPU extra on a machine with an NVIDIA GPU: "
-                    "pip install 'cudalint[gpu]' (or the cupy-cuda12x / cupy-cuda13x wheel matching "
-                    "your CUDA driver)."), {}
+                    "pip install 'cudalint[gpu]' for CUDA 13, or 'cudalint[gpu-cuda12]' for a "
+                    "CUDA 12 driver."), {}
     try:
         import cupy  # noqa: F401
     except Exception as e:  # noqa: BLE001 - any import failure is reported as such

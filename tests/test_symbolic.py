@@ -362,3 +362,23 @@ def test_unrolled_float_recurrence_stays_small_and_keeps_what_matters(tmp_path):
     assert sum(1 for _ in sp.preorder_traversal(h)) < 100
     # a small float expression is still exact: (int)(0.5f * 2.0f) + i
     assert sp.expand(ev(w, "out", "store", nth=1).offset - ev(w, "out", "store").offset - 4) == 0
+
+
+def test_integer_hash_rounds_stay_small(tmp_path):
+    # MD5-style rounds: each rotate mentions the previous value twice, so the exact expression
+    # doubles every round (2**24 nodes; HeCBench's md5hash hit the time limit on this). Capped,
+    # the table index is still known to be per-thread and read from memory.
+    rounds = "\n".join("        h = ((h << 7) | (h >> 25)) + (h ^ 0x9e3779b9u);" for _ in range(24))
+    w, _ = walk(tmp_path, f"""
+    __global__ void k(const unsigned* keys, unsigned* table, unsigned* out) {{
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        unsigned h = keys[i];
+{rounds}
+        table[h & 1023u] += 1u;
+        out[i] = h;
+    }}""")
+    idx = ev(w, "table", "load").offset
+    assert S.is_data(idx) and S.lane_varying(idx, w.syms)
+    assert sum(1 for _ in sp.preorder_traversal(idx)) < 500
+    tx, _, _ = T(w)
+    assert sp.expand(ev(w, "out", "store").offset - 4 * (tx + sym(w, "blockIdx.x") * sym(w, "blockDim.x"))) == 0
