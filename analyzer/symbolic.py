@@ -1325,6 +1325,10 @@ def _idiv(a: sp.Expr, b: sp.Expr) -> sp.Expr:
     """C integer division of (assumed non-negative) integers."""
     if a.is_Integer and b.is_Integer and b != 0:
         return sp.Integer(constprop._cdiv(int(a), int(b)))
+    if _larger_than(a, 64):
+        # simplifying floor() of a big expression queries sympy's assumptions for every term
+        # (hash and PRNG arithmetic): keep it as written
+        return sp.floor(sp.Mul(a, sp.Pow(b, -1), evaluate=False), evaluate=False)
     return sp.floor(a / b)
 
 

@@ -14,6 +14,8 @@ Implicit conversions and parentheses are dropped; explicit casts are kept.
 """
 from __future__ import annotations
 
+import functools
+import itertools
 import os
 import re
 from typing import Optional
@@ -523,11 +525,17 @@ class Lowerer:
         a macro expansion come back empty from libclang)."""
         name, end = d.location, d.extent.end
         tail = ""
-        if name.file is not None and end.file is not None and name.file.name == end.file.name:
-            if os.path.abspath(name.file.name) == self.path:
-                tail = self.source_bytes[name.offset:end.offset].decode("utf-8", "replace")
+        if name.file is not None and end.file is not None and name.file.name == end.file.name \
+                and name.offset <= end.offset:
+            # the file's own bytes: clang_tokenize costs milliseconds per call deep in a big
+            # header (CImg.h), and a file's text is what the tokens would spell anyway
+            src = self.source_bytes if os.path.abspath(name.file.name) == self.path else \
+                _file_bytes(name.file.name)
+            tail = src[name.offset:end.offset].decode("utf-8", "replace")
         if not tail:
-            toks = [t.spelling for t in d.get_tokens()]
+            # a declaration written by a macro can report a huge token range (to the end of
+            # the file): the initializer, if any, is among the first tokens
+            toks = [t.spelling for t in _tokens(d, 48)]
             if d.spelling in toks:
                 toks = toks[toks.index(d.spelling):]
             tail = " ".join(toks)
@@ -540,7 +548,7 @@ class Lowerer:
         kids = list(c.get_children())
         # libclang omits absent for-clauses; place children by their offset against the ';'s
         # of the loop header.
-        semis = _for_header_semicolons(c)
+        semis = self._for_semicolons(c, kids[-1] if kids else None)
         init: list[ir.Stmt] = []
         cond = step = None
         body_c = kids[-1] if kids else None
@@ -568,6 +576,20 @@ class Lowerer:
                 step = self.expr(ch)
         body = self.block(body_c) if body_c is not None else ir.Block(r, [])
         return ir.Loop(r, "for", init, cond, step, body, unroll=self._unroll_pragma(c))
+
+    def _for_semicolons(self, c: ci.Cursor, body: Optional[ci.Cursor]) -> list[int]:
+        """The two ';' of a for-header, found in the file's text between ``for`` and the body
+        (no clang_tokenize: it costs milliseconds per call deep in a big header). A header
+        that does not read ``for (`` there was written by a macro: libclang's tokens are tried,
+        and the caller places the clauses by kind when their offsets do not fit."""
+        a = c.extent.start
+        b = body.extent.start if body is not None else c.extent.end
+        if a.file is not None and b.file is not None and a.file.name == b.file.name and a.offset < b.offset:
+            src = self.source_bytes if os.path.abspath(a.file.name) == self.path else _file_bytes(a.file.name)
+            text = src[a.offset:b.offset]
+            if re.match(rb"for\s*\(", text):
+                return _header_semicolons(text, a.offset)
+        return _for_header_semicolons(c, body)
 
     def _for_clauses_by_kind(self, kids: list) -> tuple:
         """(init, cond, step) of a for-header whose ';' cannot be seen: all three present are
@@ -961,36 +983,76 @@ def _targs_key(c: ci.Cursor) -> str:
     return ",".join(parts)
 
 
+#: At most this many tokens are read of one cursor: inside a macro expansion libclang can
+#: report a range that runs to the end of the file (CImg.h: millions of tokens per loop).
+TOKEN_LIMIT = 4096
+
+
+#: At most this many bytes of a cursor's range are lexed: clang_tokenize lexes the whole
+#: range before the first token comes back, and inside macro expansions libclang reports ranges
+#: that run far past the construct (CImg.h: seconds per file on for-loops and declarations).
+LEX_BYTES = 4096
+
+
+def _tokens(c: ci.Cursor, limit: int = TOKEN_LIMIT):
+    ext = c.extent
+    a, b = ext.start, ext.end
+    odd = a.file is None or b.file is None or a.file.name != b.file.name or b.offset < a.offset
+    if (odd or b.offset - a.offset > LEX_BYTES) and a.file is not None:
+        try:
+            tu = c.translation_unit
+            end = ci.SourceLocation.from_offset(tu, ext.start.file, ext.start.offset + LEX_BYTES)
+            return itertools.islice(tu.get_tokens(extent=ci.SourceRange.from_locations(ext.start, end)), limit)
+        except Exception:  # noqa: BLE001 - a location libclang refuses: no tokens
+            return iter(())
+    return itertools.islice(c.get_tokens(), limit)
+
+
 def _tokens_text(c: ci.Cursor) -> str:
+    """The cursor's source text, whitespace collapsed: read from the file when its range is
+    plain (one file, in order), else from libclang's tokens (macro expansions)."""
+    a, b = c.extent.start, c.extent.end
+    if a.file is not None and b.file is not None and a.file.name == b.file.name and \
+            a.offset <= b.offset and b.offset - a.offset <= LEX_BYTES:
+        text = _file_bytes(a.file.name)[a.offset:b.offset].decode("utf-8", "replace")
+        if text:
+            return " ".join(text.split())
     try:
-        return " ".join(t.spelling for t in c.get_tokens())
+        return " ".join(t.spelling for t in _tokens(c))
     except Exception:
         return ""
 
 
 def _first_token(c: ci.Cursor) -> str:
-    for t in c.get_tokens():
+    for t in _tokens(c, 1):
         return t.spelling
     return ""
 
 
 def _tokens_between(c: ci.Cursor, first_child: ci.Cursor) -> str:
+    """The text right after ``first_child`` (a few tokens)."""
     end = first_child.extent.end.offset
-    return " ".join(t.spelling for t in c.get_tokens() if t.extent.start.offset >= end)[:8]
+    out = []
+    for t in _tokens(c):
+        if t.extent.start.offset >= end:
+            out.append(t.spelling)
+            if len(out) >= 4:
+                break
+    return " ".join(out)[:8]
 
 
 def _infix_op(c: ci.Cursor, kids) -> str:
     if len(kids) != 2:
         return "?"
     end = kids[0].extent.end.offset
-    for t in c.get_tokens():
+    for t in _tokens(c):
         if t.extent.start.offset >= end:
             return t.spelling
     return "?"
 
 
 def _prefix_op(c: ci.Cursor) -> str:
-    toks = [t.spelling for t in c.get_tokens()]
+    toks = [t.spelling for t in _tokens(c)]
     if not toks:
         return "?"
     if toks[0] in ("++", "--"):
@@ -1014,12 +1076,74 @@ def _is_test(e: ir.Expr) -> bool:
     return e.type.spelling == "bool"
 
 
-def _for_header_semicolons(c: ci.Cursor) -> list[int]:
-    """Offsets of the two ';' that separate the clauses of a for-loop header."""
+def _file_bytes(path: str) -> bytes:
+    """A source file's bytes (cached while its size and modification time stay the same: the
+    editor server lives long and headers change under it)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return b""
+    return _read_bytes(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_bytes(path: str, mtime_ns: int, size: int) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def _header_semicolons(text: bytes, base: int) -> list[int]:
+    """Offsets (``base`` + index) of the ';' at parenthesis depth 1 of ``for (...)`` in
+    ``text``, skipping comments, strings and character literals."""
+    out: list[int] = []
+    depth, i, n = 0, 0, len(text)
+    while i < n:
+        ch = text[i:i + 1]
+        if text.startswith(b"//", i):
+            j = text.find(b"\n", i)
+            i = n if j < 0 else j
+            continue
+        if text.startswith(b"/*", i):
+            j = text.find(b"*/", i + 2)
+            i = n if j < 0 else j + 2
+            continue
+        if ch in (b'"', b"'"):
+            j = i + 1
+            while j < n and text[j:j + 1] != ch:
+                j += 2 if text[j:j + 1] == b"\\" else 1
+            i = j + 1
+            continue
+        if ch == b"(":
+            depth += 1
+        elif ch == b")":
+            depth -= 1
+            if depth == 0:
+                break
+        elif ch == b";" and depth == 1:
+            out.append(base + i)
+        i += 1
+    return out
+
+
+def _for_header_semicolons(c: ci.Cursor, body: Optional[ci.Cursor] = None) -> list[int]:
+    """Offsets of the two ';' that separate the clauses of a for-loop header. Only the header
+    is lexed (up to the body), not the whole loop: clang_tokenize lexes all of its range."""
     depth = 0
     out: list[int] = []
     started = False
-    for t in c.get_tokens():
+    toks = None
+    if body is not None:
+        a, b = c.extent.start, body.extent.start
+        if a.file is not None and b.file is not None and a.file.name == b.file.name and a.offset < b.offset:
+            try:
+                toks = itertools.islice(c.translation_unit.get_tokens(
+                    extent=ci.SourceRange.from_locations(a, b)), TOKEN_LIMIT)
+            except Exception:
+                toks = None
+    for t in (toks if toks is not None else _tokens(c)):
         s = t.spelling
         if s == "(":
             depth += 1
