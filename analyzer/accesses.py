@@ -116,6 +116,7 @@ class AccessTable:
         self.kernel = kernel
         self.evaluator = evaluator
         self.target = target
+        self.notes: list[str] = []  # about the table as a whole (e.g. calls not inlined)
 
     def __iter__(self):
         return iter(self.accesses)
@@ -150,7 +151,7 @@ class AccessTable:
             for n in a.assumptions + ([a.why] if a.why else []):
                 if n not in notes:
                     notes.append(n)
-        for n in notes:
+        for n in notes + [n for n in self.notes if n not in notes]:
             lines.append(f"    assumed/why: {n}")
         return PlainText("\n".join(lines))
 
@@ -228,7 +229,9 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, arch: str = "s
     for e in walker.events:
         out.append(_make_access(e, ev, target, syms, bindings, block, kernel, launch_note))
     hazards = warp_sync_hazards(walker.events, ev)
-    return AccessTable(out, hazards, kernel.display_name, ev, target)
+    table = AccessTable(out, hazards, kernel.display_name, ev, target)
+    table.notes = list(walker.notes)
+    return table
 
 
 def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S.Symbols,

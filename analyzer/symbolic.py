@@ -388,6 +388,10 @@ _MINMAX = {"min": sp.Min, "max": sp.Max, "umin": sp.Min, "umax": sp.Max, "llmin"
 _MUL24 = {"__mul24", "__umul24"}
 _SHFL_PREFIX = ("__shfl", "__reduce_", "__ballot", "__any", "__all", "__match", "__activemask")
 MAX_INLINE_DEPTH = 6
+#: Statements the walk may inline into one kernel in all: device functions that call each
+#: other several times per level multiply (breadth ** depth); past this, calls are summarised
+#: as opaque values and their memory accesses are not listed (said in a note).
+INLINE_BUDGET = 20000
 
 
 def is_data(e) -> bool:
@@ -435,6 +439,8 @@ class Walker:
         self._epoch = 0
         self._dry = 0  # >0 while dry-running a loop body (nothing recorded)
         self.notes: list[str] = []
+        self._inline_budget = INLINE_BUDGET
+        self._sizes: dict = {}
 
     # ------------------------------------------------------------------ entry
     def run(self) -> "Walker":
@@ -1193,7 +1199,17 @@ class Walker:
             return MemLoad(sp.Symbol(name), *args, self.syms.thread["x"])
         fn = e.function
         if fn is not None and fn.body is not None and st.depth < MAX_INLINE_DEPTH:
-            return self._inline(e, fn, vals, st)
+            size = self._sizes.get(id(fn))
+            if size is None:
+                size = self._sizes[id(fn)] = sum(1 for _ in ir.walk_stmt(fn.body))
+            if self._inline_budget >= size:
+                self._inline_budget -= size
+                return self._inline(e, fn, vals, st)
+            note = (f"device function `{fn.name}` not inlined at line {e.range.line} (the kernel's "
+                    f"inlining budget of {INLINE_BUDGET} statements is spent): its memory accesses "
+                    "are not listed")
+            if note.split(" at line")[0] not in [n.split(" at line")[0] for n in self.notes]:
+                self.notes.append(note)
         args = [v for v in vals if _is_expr(v)]
         ptr_args = [v.offset for v in vals if isinstance(v, Pointer)]
         return Opaque(sp.Symbol(name or "call"), *(args + ptr_args))
@@ -1221,8 +1237,12 @@ class Walker:
         if len(rets) == 1 and not rets[0][0]:
             return rets[0][1]
         pieces = []
+        if len(rets) > 16:
+            return self._unknown(fn.name, lane=True)
         for extra, v in rets:
-            if not _is_expr(v):
+            if not _is_expr(v) or _larger_than(v, MAX_NODES) or \
+                    any(_larger_than(x, MAX_NODES // 4) for x in extra if isinstance(x, sp.Basic)):
+                # many or large returns: a Piecewise of them would only be thrown away later
                 return self._unknown(fn.name, lane=True)
             cond = sp.And(*extra) if extra else sp.true
             pieces.append((v, cond))

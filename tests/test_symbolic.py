@@ -382,3 +382,24 @@ def test_integer_hash_rounds_stay_small(tmp_path):
     assert sum(1 for _ in sp.preorder_traversal(idx)) < 500
     tx, _, _ = T(w)
     assert sp.expand(ev(w, "out", "store").offset - 4 * (tx + sym(w, "blockIdx.x") * sym(w, "blockDim.x"))) == 0
+
+
+def test_inlining_budget_summarises_call_trees_that_multiply(tmp_path):
+    # f5 calls f4 eight times, f4 calls f3 eight times, ...: 8**5 inlined copies of f0 exactly.
+    # The walk stops inlining when the kernel's budget is spent and says so; accesses of
+    # the kernel itself are still all there.
+    levels = ["__device__ int f0(const int* t, int x) { return t[x & 255] + x; }"]
+    for i in range(1, 6):
+        calls = " + ".join(f"f{i - 1}(t, x + {j})" for j in range(8))
+        levels.append(f"__device__ int f{i}(const int* t, int x) {{ return {calls}; }}")
+    src = "\n".join(levels) + """
+    __global__ void k(const int* t, int* out) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        out[i] = f5(t, i);
+    }"""
+    w, _ = walk(tmp_path, src)
+    assert any("not inlined" in n and "inlining budget" in n for n in w.notes)
+    inlined = sum(1 for e in w.events if e.array == "t")
+    assert 0 < inlined <= S.INLINE_BUDGET
+    tx, _, _ = T(w)
+    assert sp.expand(ev(w, "out", "store").offset - 4 * (tx + sym(w, "blockIdx.x") * sym(w, "blockDim.x"))) == 0
