@@ -74,6 +74,9 @@ class Uniformity:
         self.reasons: dict = {}  # var or node -> why divergent (text)
         self._defs: list[_Def] = []
         self._uses: dict = {}  # var -> set of nodes
+        #: references bound to memory (``int& next = l_mem[0];``): the variable *is* that
+        #: memory, so reading it is a load at the bound address, and writing it a store
+        self._refs: dict = {}
         self._collect()
         self._solve()
 
@@ -83,6 +86,11 @@ class Uniformity:
             st = n.stmt
             if n.kind == "stmt" and isinstance(st, ir.DeclStmt) and st.init is not None and \
                     st.var.storage in ("auto", "param"):
+                if _is_memory_reference(st.var, st.init):
+                    self._refs[st.var] = st.init
+                    for e in n.exprs():
+                        self._scan(e, n)
+                    continue
                 self._defs.append(_Def(st.var, n, st.init, strong=True))
             for e in n.exprs():
                 self._scan(e, n)
@@ -92,6 +100,8 @@ class Uniformity:
         for x in e.walk():
             if isinstance(x, ir.Assign):
                 root, idx = _root(x.target)
+                if root is not None and root in self._refs:
+                    root = None  # a store through a reference to memory
                 if root is not None:
                     val = x.value if x.op == "=" else ir.BinOp(x.range, x.type, x.op[:-1], x.target, x.value)
                     whole = isinstance(_strip(x.target), ir.VarRef)
@@ -258,6 +268,14 @@ class Uniformity:
             v = e.var
             if v.storage == "builtin":
                 return None
+            if v in self._refs:
+                r = self._why(self._refs[v], d, at)
+                if r is None:
+                    return None
+                root = r[1]
+                if root.startswith("depends on "):
+                    root = "is read from memory at an address that " + root
+                return (v.name, root)
             why = self._var_divergence(v, at) if v in self.divergent_vars else None
             return (v.name, why) if why is not None else None
         if isinstance(e, ir.Index):
@@ -343,6 +361,16 @@ class Uniformity:
             if ds:
                 out.append((n, ds[0]))
         return out
+
+
+def _is_memory_reference(v, init: ir.Expr) -> bool:
+    """``T& r = <shared/global lvalue>``: a reference whose target is memory, not a register."""
+    if not getattr(v, "is_reference", False):
+        return False
+    e = _strip(init)
+    while isinstance(e, (ir.Index, ir.Member)):
+        e = _strip(e.base)
+    return isinstance(e, ir.VarRef) and _is_memory(e.var)
 
 
 def _strip(e: ir.Expr) -> ir.Expr:
