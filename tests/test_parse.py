@@ -820,3 +820,20 @@ def test_detailed_preprocessing_record_option(tmp_path):
 
 def test_index_is_reused_per_thread():
     assert P.get_index() is P.get_index()
+
+
+def test_launch_bounds_arguments_are_parsed_not_scraped_for_numbers():
+    # Rodinia's dwt2d: `__launch_bounds__(WIN_SX, CTMIN(SHM_SIZE/sizeof(...), 8))` on a template
+    # whose attribute libclang does not expose; scraping the text for integers read the bound
+    # as 8 and every launch "failed" (a false CL704). Only literal arguments (or #defines of
+    # them) count, at top level.
+    from cudalint.analyzer.frontend.lower_clang import Lowerer
+
+    low = Lowerer.__new__(Lowerer)
+    low.defines = {"LIMIT": "64", "BLOCKS": "4"}
+    parse = low._launch_bounds_args
+    assert parse("__launch_bounds__(WIN_SX, CTMIN(SHM_SIZE/sizeof(RDWT97<WIN_SX, WIN_SY>), 8))") == [None, None]
+    assert parse("__launch_bounds__(256, 2)") == [256, 2]
+    assert parse("__launch_bounds__( LIMIT , BLOCKS )") == [64, 4]
+    assert parse("__launch_bounds__(128)") == [128]
+    assert parse("__launch_bounds__((128))") == [128]

@@ -349,8 +349,10 @@ class Lowerer:
                     v = None if self._dependent else evaluate(e)
                     nums.append(int(v) if isinstance(v, (int, float)) else None)
                 if not nums:
-                    nums = _ints_in(_tokens_text(ch))
-                if nums:
+                    # the arguments as written: each must be a literal (or a #define of one);
+                    # `__launch_bounds__(WIN_SX, CTMIN(..., 8))` has no known first argument
+                    nums = self._launch_bounds_args(_tokens_text(ch))
+                if nums and nums[0] is not None:
                     return (nums[0], nums[1] if len(nums) > 1 else None)
         # Fall back on the source text (attribute cursors are not always exposed).
         text = self._decl_head_text(decl)
@@ -365,6 +367,36 @@ class Lowerer:
             if vals and vals[0] is not None:
                 return (vals[0], vals[1] if len(vals) > 1 else None)
         return None
+
+    def _launch_bounds_args(self, text: str) -> list:
+        """``__launch_bounds__(A, B)`` -> [A, B] as ints (None where an argument is not a literal
+        or a #define of one); top-level commas only."""
+        i = text.find("(")
+        if i < 0:
+            return []
+        depth, cur, parts = 0, "", []
+        for ch in text[i:]:
+            if ch == "(":
+                depth += 1
+                if depth == 1:
+                    continue
+            elif ch == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            if ch == "," and depth == 1:
+                parts.append(cur)
+                cur = ""
+            else:
+                cur += ch
+        parts.append(cur)
+        out = []
+        for p_ in (x.strip() for x in parts):
+            while p_.startswith("(") and p_.endswith(")"):
+                p_ = p_[1:-1].strip()
+            v = _int_or_none(p_)
+            out.append(v if v is not None else _int_or_none(self.defines.get(p_, "")))
+        return out
 
     def _decl_head_text(self, decl: ci.Cursor) -> str:
         """The declaration's source text before its name (where `__launch_bounds__` is)."""
@@ -1190,10 +1222,6 @@ def _int_or_none(s: str) -> Optional[int]:
         return int(s, 0)
     except ValueError:
         return None
-
-
-def _ints_in(text: str) -> list[int]:
-    return [int(x) for x in re.findall(r"\b\d+\b", text)]
 
 
 def lower_translation_unit(tu: ci.TranslationUnit, path: str,
