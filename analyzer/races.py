@@ -61,6 +61,11 @@ STEP_BUDGET = 40_000
 MAX_INLINE_DEPTH = 6
 MAX_CANDIDATE_GROUPS = 512
 MAX_PAIRS = 200_000
+#: Record pairs (one shared access executed by a set of threads, against another) examined
+#: in one run; a kernel that unrolls many loops over shared memory can have thousands of
+#: records per barrier interval, and the pairwise join is quadratic. Past this the run stops
+#: looking for races and says it is incomplete.
+PAIR_BUDGET = 60_000
 MAX_GRID_THREADS = 1 << 16
 
 _INT = np.int64
@@ -397,6 +402,7 @@ class Simt:
         self.steps = 0
         self._object_ids: dict = {}
         self.complete = True
+        self._pair_checks = 0
         self.incomplete_reason = ""
         self.epoch = 0
         self.wepoch = np.zeros(self.n, dtype=np.int32)
@@ -1551,14 +1557,21 @@ class Simt:
         cmask[cand] = True
         in_cand = cmask[grp]
         involved = sorted(set(np.unique(ri[in_cand]).tolist()))
+        writers = [wi for wi in involved if recs[wi].write]
+        self._pair_checks += len(writers) * len(involved)
+        if self._pair_checks > PAIR_BUDGET:
+            self.complete = False
+            return
+        # the entries of each involved record, by one sort instead of a scan per record
+        sel_idx = np.flatnonzero(in_cand)
+        by_rec = sel_idx[np.argsort(ri[sel_idx], kind="stable")]
+        rids = ri[by_rec]
+        bounds = np.searchsorted(rids, involved + [np.iinfo(np.int32).max])
         per_rec = {}
-        for i in involved:
-            sel = in_cand & (ri == i)
+        for j, i in enumerate(involved):
+            sel = by_rec[bounds[j]:bounds[j + 1]]
             per_rec[i] = (key[sel], th[sel], po[sel])
-        for wi in involved:
-            rw = recs[wi]
-            if not rw.write:
-                continue
+        for wi in writers:
             for oi in involved:
                 self._check_pair(recs, wi, oi, per_rec, unit)
 
