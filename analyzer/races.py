@@ -163,6 +163,9 @@ class Access:
     value: Optional[np.ndarray]  # the value written (known entries only), for writes
     volatile: bool = False
     tok: Optional[np.ndarray] = None  # provenance tokens of the value written (0: none)
+    #: set inside ``if (threadIdx.x == <block-uniform value>)``: one execution of that branch
+    #: is by at most one thread, so two accesses of the same execution never race
+    solo: Optional[int] = None
 
 
 @dataclass
@@ -403,6 +406,8 @@ class Simt:
         self._object_ids: dict = {}
         self.complete = True
         self._pair_checks = 0
+        self._solo: Optional[int] = None
+        self._solo_count = 0
         self.incomplete_reason = ""
         self.epoch = 0
         self.wepoch = np.zeros(self.n, dtype=np.int32)
@@ -590,9 +595,32 @@ class Simt:
         mt = Mask(m.must & known & ct, m.may & (~known | ct))
         me = Mask(m.must & known & ~ct, m.may & (~known | ~ct))
         if mt.any():
-            self.block(s.then, mt, fr)
+            solo = self._solo
+            if self._selects_one_thread(s.cond):
+                self._solo_count += 1
+                self._solo = self._solo_count
+            try:
+                self.block(s.then, mt, fr)
+            finally:
+                self._solo = solo
         if s.otherwise is not None and me.any():
             self.block(s.otherwise, me, fr)
+
+    def _selects_one_thread(self, c: ir.Expr) -> bool:
+        """``threadIdx.x == v`` with ``v`` the same for the whole block (``buf_s[1]`` after a
+        barrier) in a 1-D block: at most one thread takes the branch."""
+        while isinstance(c, ir.Cast) and c.implicit:
+            c = c.operand
+        if not isinstance(c, ir.BinOp) or c.op != "==":
+            return False
+        for a, b in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
+            while isinstance(a, ir.Cast):
+                a = a.operand
+            if isinstance(a, ir.Builtin) and a.name == "threadIdx" and a.component in ("x", "y", "z"):
+                others = [d for i, d in enumerate(self.ts.block) if "xyz"[i] != a.component]
+                if all(d == 1 for d in others) and self.uniform(b):
+                    return True
+        return False
 
     def _masks_of(self, fr: _Frame):
         return [fr.ret_must.copy(), fr.ret_may.copy()] + \
@@ -1108,7 +1136,7 @@ class Simt:
         rec = Access(node, p.var, key, write, atomic, idx, p.off.v[idx].astype(_INT), int(size),
                      m.must[idx].copy(), self.wepoch[idx].copy(),
                      tuple((r[0], r[1], r[2]) for r in self.iter_stack), tuple(self.tags), val,
-                     p.volatile or bool(loc.elem is not None and loc.elem.is_volatile), tok)
+                     p.volatile or bool(loc.elem is not None and loc.elem.is_volatile), tok, self._solo)
         self.buckets.setdefault(self.epoch, {}).setdefault(key, []).append(rec)
 
     # ------------------------------------------------------------------ operators
@@ -1579,6 +1607,8 @@ class Simt:
         rw, ro = recs[wi], recs[oi]
         if rw.atomic and ro.atomic:
             return
+        if rw.solo is not None and rw.solo == ro.solo:
+            return  # the same execution of a branch only one thread takes
         back = self._back_loop(rw, ro)
         pk = self._pair_key(rw, ro) + (back is not None,)
         if pk in self._done or not _tags_compatible(rw.tags, ro.tags):

@@ -470,7 +470,8 @@ def _uniform_fn(uni: Uniformity):
     own: set = set()
     for n in uni.cfg.nodes:
         for e in n.exprs():
-            own.add(id(e))
+            for x in e.walk():  # sub-expressions too (`buf_s[1]` of `tid == buf_s[1]`)
+                own.add(id(x))
 
     def f(e: ir.Expr) -> bool:
         if id(e) in own:
