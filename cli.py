@@ -79,6 +79,18 @@ def collect_files(paths: List[Path]) -> list[str]:
     return out
 
 
+def _attach_sync(fa, aopts) -> None:
+    """Barrier and race facts for ``explain`` (the race simulation runs only when asked for)."""
+    from .analyzer.races import SyncReport, kernel_sync
+
+    for k in fa.kernels:
+        if not k.skipped:
+            try:
+                k.extra["sync"] = SyncReport(kernel_sync(k, aopts))
+            except Exception:  # noqa: BLE001 - a failed analysis shows as absent facts
+                pass
+
+
 def _analysis_options(arch, block, grid, dynamic_smem, params, include, define, std,
                       compile_commands, frontend, device=None, peak_gflops=None, bandwidth_gbs=None):
     from .analyzer.pipeline import AnalysisOptions
@@ -323,6 +335,7 @@ def explain_cmd(
             fa = FileAnalysis(path=f, error=ParseProblem(f"internal error: {type(exc).__name__}: {exc}"))
         if kernel:
             fa.kernels = [k for k in fa.kernels if kernel in (k.name, k.function.name)]
+        _attach_sync(fa, task.aopts)
         failed |= fa.error is not None
         analyses.append(fa)
     arch = tasks[0].aopts.arch if tasks else arch  # the configured arch when --arch was not given

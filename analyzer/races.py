@@ -1909,3 +1909,54 @@ def kernel_sync(kf, opts=None) -> KernelSync:
         ks = KernelSync(kf, opts)
         kf.__dict__["_cudalint_sync"] = ks
     return ks
+
+
+class SyncReport:
+    """The barrier and race facts of one kernel for ``explain`` (``sync`` in its JSON): the
+    block the race check simulated, whether it could check races and finished, the barriers,
+    and every race with its witness threads."""
+
+    def __init__(self, ks: "KernelSync"):
+        self.ks = ks
+
+    def to_json(self) -> dict:
+        ks = self.ks
+        try:
+            races = ks.races
+            sim = ks.sim
+        except Exception as exc:  # noqa: BLE001 - explain reports, never raises
+            return {"error": f"{type(exc).__name__}: {exc}"}
+        return {
+            "block": list(ks.block),
+            "block_note": ks.block_note,
+            "barriers": [n.line for n in ks.cfg.barriers()],
+            "races_checked": ks.races_checked,
+            "complete": bool(sim.complete),
+            "races": [r.to_json() for r in races],
+        }
+
+    def render_text(self):
+        from .accesses import PlainText
+
+        j = self.to_json()
+        if "error" in j:
+            return PlainText(f"  barriers and races: not analysed ({j['error']})")
+        block = "x".join(map(str, j["block"]))
+        bars = ", ".join(map(str, j["barriers"])) or "none"
+        lines = [f"  barriers and races (block {block} simulated): barriers at line {bars}"]
+        if j["block_note"]:
+            lines.append(f"    assumed: {j['block_note']}")
+        if not j["races_checked"]:
+            lines.append("    races: not checked")
+        else:
+            lines.append(f"    races: {len(j['races'])}" + ("" if j["complete"] else
+                         " (the check stopped early: its step or pair budget was spent, so more may exist)"))
+            for r in j["races"]:
+                a, b = r["first"], r["second"]
+                lines.append(f"    `{r['element'] or r['array']}`: {a['kind']} at line {a['line']} and "
+                             f"{b['kind']} at line {b['line']} by threads {r['threads'][0]} and "
+                             f"{r['threads'][1]}"
+                             + (f", across iterations of the loop at line {r['across_back_edge_of_loop']}"
+                                if r["across_back_edge_of_loop"] else "")
+                             + ("" if r["certain"] else " (possible)"))
+        return PlainText("\n".join(lines))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -331,3 +332,23 @@ def test_budget_stops_the_run_but_keeps_results(tmp_path):
     sim = Simt(k, ThreadSet((64, 1, 1), None, [(0, 0, 0)]), {}, budget=500).run()
     assert not sim.complete and "500" in sim.incomplete_reason
     assert len(sim.races) == 1
+
+
+def test_explain_shows_barriers_and_races():
+    import json as _json
+
+    from typer.testing import CliRunner
+
+    from cudalint.cli import app
+
+    fix = Path(__file__).resolve().parents[1] / "fixtures" / "barriers"
+    r = CliRunner().invoke(app, ["explain", str(fix / "tiled_missing_second_barrier.cu"),
+                                 "--output-format", "json"], catch_exceptions=False)
+    sync = _json.loads(r.output)["files"][0]["kernels"][0]["sync"]
+    assert sync["block"] == [16, 16, 1] and sync["barriers"] == [15]
+    assert sync["races_checked"] and sync["complete"]
+    assert {(x["array"], x["first"]["line"], x["second"]["line"], x["across_back_edge_of_loop"])
+            for x in sync["races"]} == {("Ms", 13, 17, 12), ("Ns", 14, 17, 12)}
+    r = CliRunner().invoke(app, ["explain", str(fix / "tiled_correct.cu")], catch_exceptions=False)
+    assert "barriers and races (block 16x16x1 simulated)" in r.output
+    assert "    races: 0" in r.output
