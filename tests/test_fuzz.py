@@ -13,9 +13,11 @@ third of the cost per example.
 """
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -39,6 +41,7 @@ TIME_LIMIT_S = 20.0
 AOPTS = AnalysisOptions(extra_args=["-nostdinc", "-nostdinc++"], use_ptxas=False)
 COPTS = CheckOptions()
 WORKDIR = Path(tempfile.mkdtemp(prefix="cudalint-fuzz-"))
+atexit.register(shutil.rmtree, WORKDIR, ignore_errors=True)  # no leftovers in /tmp
 CODE_RE = re.compile(r"^CL\d{3}$")
 
 
