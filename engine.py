@@ -141,6 +141,69 @@ def _guarded(task: Task) -> TaskResult:
         return TaskResult(crash_result(task.path, f"internal error: {type(exc).__name__}: {exc}"))
 
 
+def _isolated(task: Task) -> TaskResult:
+    """Run one task in a forked copy of this process, so that a libclang crash (a signal, not
+    an exception) or a hang in C code becomes that file's CL000 instead of ending the run.
+    Forking costs milliseconds: the modules are already imported. Falls back to running
+    in-process where fork is unsafe or missing (threads running, e.g. the editor server; not
+    POSIX) or when CUDALINT_NO_FORK is set."""
+    if not hasattr(os, "fork") or threading.active_count() > 1 or os.environ.get("CUDALINT_NO_FORK"):
+        return _guarded(task)
+    import pickle
+    import select
+
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: analyse, send the pickled result, leave without cleanup handlers
+        code = 0
+        try:
+            os.close(rfd)
+            try:
+                data = pickle.dumps(_guarded(task))
+            except BaseException as exc:  # noqa: BLE001
+                data = pickle.dumps(TaskResult(crash_result(task.path, f"internal error: {exc}")))
+            with os.fdopen(wfd, "wb") as f:
+                f.write(data)
+        except BaseException:  # noqa: BLE001
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(wfd)
+    limit = (task.time_limit or 0) + KILL_GRACE_S if task.time_limit else None
+    deadline = time.monotonic() + limit if limit else None
+    chunks, hung = [], False
+    with os.fdopen(rfd, "rb") as f:
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([f], [], [], wait)
+            if not ready:
+                hung = True
+                break
+            chunk = os.read(f.fileno(), 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    if hung:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    _, status = os.waitpid(pid, 0)
+    if chunks and not hung:
+        try:
+            return pickle.loads(b"".join(chunks))
+        except Exception:  # noqa: BLE001 - a truncated result: treated as a crash below
+            pass
+    if hung:
+        msg = (f"analysis exceeded the per-file time limit of {task.time_limit:g} s "
+               "(the analyser process was stopped)")
+    else:
+        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        msg = (f"the analyser process crashed ({_signal_name(code)}) while analysing this file; "
+               "libclang may have hit an internal error on it")
+    return TaskResult(crash_result(task.path, msg))
+
+
 # --------------------------------------------------------------------------------------------
 # Serialising results (cache entries; JSON, never pickle)
 # --------------------------------------------------------------------------------------------
@@ -562,8 +625,13 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
     try:
         if workers == 1:
             broken = load_analyses() if todo else None
+            # One file: analysed in a forked child (a libclang crash or hang becomes its CL000;
+            # the fork costs milliseconds). Several files with --jobs 1: in this process, since
+            # each child would redo the warm-up the first file pays for (measured 1.8x -> 2.3x
+            # of a bare parse on 40 cuda-samples files).
+            run = _isolated if len(todo) == 1 else _guarded
             for i in todo:
-                tr = TaskResult(crash_result(tasks[i].path, broken)) if broken else _guarded(tasks[i])
+                tr = TaskResult(crash_result(tasks[i].path, broken)) if broken else run(tasks[i])
                 results[i] = tr.result
                 if cache is not None:
                     cache.store(keys[i], tr, tasks[i])

@@ -213,3 +213,35 @@ def test_progress_bar_does_not_disturb_results(tmp_path):
     with_bar = check_files([task(f) for f in files], jobs=1, progress=True)
     without = check_files([task(f) for f in files], jobs=1, progress=False)
     assert summary(with_bar) == summary(without)
+
+
+def test_single_file_run_survives_a_crash_and_a_hang(tmp_path, monkeypatch):
+    # A single-file run (the pre-commit and editor case) analyses in a forked child: a signal
+    # in libclang's C code (here a SIGSEGV raised in the analysis) or a hang the in-process
+    # alarm cannot interrupt becomes the file's CL000, exit 2, never the end of cudalint.
+    good, crash, hang = (tmp_path / n for n in ("good.cu", "crash.cu", "hang.cu"))
+    good.write_text(kernel())
+    crash.write_text(CLEAN)
+    hang.write_text(CLEAN)
+    real = engine.run_task
+
+    def run(t):
+        if t.path.endswith("crash.cu"):
+            import resource
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if t.path.endswith("hang.cu"):
+            signal.signal(signal.SIGALRM, signal.SIG_IGN)  # stuck where no alarm is seen
+            time.sleep(600)
+        return real(t)
+
+    monkeypatch.setattr(engine, "run_task", run)
+    monkeypatch.setattr(engine, "KILL_GRACE_S", 0.5)
+    t0 = time.monotonic()
+    res = [check_files([t], jobs=1)[0]
+           for t in (task(crash), dataclasses.replace(task(hang), time_limit=1.0), task(good))]
+    assert time.monotonic() - t0 < 60
+    assert [d.code for d in res[0].diagnostics] == ["CL000"]
+    assert "crashed (signal SIGSEGV)" in res[0].diagnostics[0].message
+    assert "per-file time limit of 1 s" in res[1].diagnostics[0].message
+    assert [d.code for d in res[2].diagnostics] == ["CL201", "CL201", "CL702"]
