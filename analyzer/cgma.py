@@ -401,9 +401,15 @@ class CgmaFacts:
         """``kernel`` as a number, else its limit (``math.inf`` without global accesses)."""
         if self.kernel is None:
             return math.inf if to_number(self.resolved.flops) != 0 else None
+        return None if self.unknowable() else self._kernel_value()
+
+    def _kernel_value(self) -> Optional[float]:
         n = to_number(self.kernel)
-        n = float(n) if n is not None else self.limit
-        return None if self.negative(n) or self.negative_counts() else n
+        return float(n) if n is not None else self.limit
+
+    def unknowable(self) -> bool:
+        """Whether the kernel's ratio or one of its counts went below zero (see :meth:`negative`)."""
+        return self.kernel is not None and (self.negative(self._kernel_value()) or self.negative_counts())
 
     def negative_counts(self) -> bool:
         """Whether a count resolved to a number below zero (two negative counts would hide
@@ -809,11 +815,9 @@ def kernel_roofline(c: CgmaFacts, opts) -> RooflineFacts:
     else:
         src = "kernel limit as the sizes grow"
     if cg is None:
-        raw = to_number(c.kernel) if c.kernel is not None else None
-        raw = float(raw) if raw is not None else c.limit
         if c.kernel is None:
             why = "CGMA undefined (no flops and no global accesses)"
-        elif CgmaFacts.negative(raw) or c.negative_counts():
+        elif c.unknowable():
             why = ("the kernel's CGMA cannot be known: a loop trip count (upper bound minus start) "
                    "is negative for the sizes assumed; pass --param with the real sizes")
         else:

@@ -245,23 +245,27 @@ def _strip_templates(s: str) -> str:
     return s
 
 
-def _qualified_name(demangled: str) -> str:
-    """``void ns::kern<4>(float*)`` -> ``ns::kern``."""
+def without_parameters(demangled: str) -> str:
+    """A demangled signature up to its parameter list (the first '(' at template depth 0):
+    ``void ns::kern<4>(float*)`` -> ``void ns::kern<4>``."""
     s = demangled.strip()
-    if not s:
-        return s
-    # cut the parameter list: the first '(' at template depth 0
     depth = 0
-    cut = len(s)
     for i, ch in enumerate(s):
         if ch == "<":
             depth += 1
         elif ch == ">":
             depth -= 1
         elif ch == "(" and depth == 0:
-            cut = i
-            break
-    head = _strip_templates(s[:cut]).strip()
+            return s[:i]
+    return s
+
+
+def _qualified_name(demangled: str) -> str:
+    """``void ns::kern<4>(float*)`` -> ``ns::kern``."""
+    s = demangled.strip()
+    if not s:
+        return s
+    head = _strip_templates(without_parameters(s)).strip()
     # drop a return type ("void ns::kern") : the last space-separated token at depth 0
     return head.split(" ")[-1] if head else head
 

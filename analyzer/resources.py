@@ -609,18 +609,9 @@ def _ptxas_report(path: str, arch: str, include_dirs, defines, std: Optional[str
 def _signature_head(dem: str) -> str:
     """``void scale<float, 256>(float*, int)`` -> ``scale<float,256>`` (return type, parameters,
     spaces dropped) for comparing with a kernel's display name."""
-    s = dem.strip()
-    depth = 0
-    cut = len(s)
-    for i, ch in enumerate(s):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "(" and depth == 0:
-            cut = i
-            break
-    head = s[:cut]
+    from .registers import without_parameters
+
+    head = without_parameters(dem)
     # drop a return type: the last top-level space separates it
     depth = 0
     last_space = -1

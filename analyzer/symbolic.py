@@ -398,9 +398,9 @@ def is_data(e) -> bool:
     return isinstance(e, sp.Basic) and bool(e.atoms(MemLoad))
 
 
-#: A floating-point (integer) expression with more nodes than this becomes an opaque value.
+#: A floating-point expression with more nodes than this becomes an opaque value (integer
+#: ones at MAX_NODES, the bound every large expression of the walk has).
 _FLOAT_EXPR_NODES = 64
-_INT_EXPR_NODES = 400
 
 
 def _larger_than(e: sp.Basic, limit: int) -> bool:
@@ -894,7 +894,7 @@ class Walker:
 
     def _arith(self, op: str, a: Value, b: Value, t: ir.CType) -> Value:
         r = self._arith_exact(op, a, b, t)
-        if _is_expr(r) and _larger_than(r, _FLOAT_EXPR_NODES if t.is_float else _INT_EXPR_NODES):
+        if _is_expr(r) and _larger_than(r, _FLOAT_EXPR_NODES if t.is_float else MAX_NODES):
             # Floats never address memory; a hand-unrolled float recurrence (Mandelbrot's
             # x = x*x - y*y + c, twenty times) or integer hash rounds (MD5, CRC, a PRNG) would
             # grow without bound, where real index expressions stay small. Keep only what the
@@ -1326,11 +1326,8 @@ MAX_NODES = 400
 def _bounded(e: sp.Expr, w: "Walker", name: str) -> sp.Expr:
     """``e``, or an opaque value when it has grown too large to be useful (branchy code in
     loops can nest choices exponentially)."""
-    n = 0
-    for _ in sp.preorder_traversal(e):
-        n += 1
-        if n > MAX_NODES:
-            return w._unknown(name, lane=lane_varying(e, w.syms))
+    if _larger_than(e, MAX_NODES):
+        return w._unknown(name, lane=lane_varying(e, w.syms))
     return e
 
 

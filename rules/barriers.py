@@ -196,8 +196,7 @@ def shared_race(ctx: RuleContext):
     # One diagnostic per access: a device function inlined into several kernels (or
     # instantiations), or one access racing with several others (an unrolled warp scan),
     # reports once, with the other conflicting accesses as related locations.
-    by_loc: dict = {}
-    order: list = []
+    by_loc: dict = {}  # (line, column) of the reported access -> its races, in order met
     for kf in ctx.kernels:
         ks = _sync(ctx, kf)
         for r in ks.races:
@@ -205,20 +204,16 @@ def shared_race(ctx: RuleContext):
                 continue
             if not (_in_file(ctx, r.b.range) and _in_file(ctx, r.a.range)):
                 continue
-            key = (r.b.range.line, r.b.range.column)
-            if key not in by_loc:
-                by_loc[key] = []
-                order.append(key)
-            by_loc[key].append((r, ks, kf))
-    for key in order:
-        group = by_loc[key]
+            by_loc.setdefault((r.b.range.line, r.b.range.column), []).append((r, ks, kf))
+    for group in by_loc.values():
         r, ks, kf = group[0]
         d = _cl602(ctx, me, ks, r, kf)
         others = []
+        seen = {(r.a.range.line, r.a.range.column)}
         for r2, _, _ in group[1:]:
-            if r2.a is not r.a and r2.a is not r2.b and \
-                    (r2.a.range.line, r2.a.range.column) not in [(x.range.line, x.range.column) for x in others] \
-                    and (r2.a.range.line, r2.a.range.column) != (r.a.range.line, r.a.range.column):
+            pos = (r2.a.range.line, r2.a.range.column)
+            if r2.a is not r2.b and pos not in seen:
+                seen.add(pos)
                 others.append(r2.a)
         if others:
             extra = tuple(Related(ctx.path, Location(x.range.line, x.range.column),

@@ -381,13 +381,7 @@ class CLowerer:
         if isinstance(d.type, c_ast.FuncDecl):
             self._declare_function(d)
             return
-        t = self._type(d.type)
-        if d.init is not None and t.kind == "array" and t.extent is None:
-            n = self._init_count(d.init)
-            if n is not None:
-                t = ct.array_of(t.elem, n)
-        marks, _ = self._markers(d)
-        storage_kw = d.storage or []
+        t, marks, storage_kw = self._decl_parts(d)
         if "shared" in marks:
             storage = "extern_shared" if "extern" in storage_kw else "shared"
         elif "constant" in marks:
@@ -706,6 +700,17 @@ class CLowerer:
         if isinstance(n, c_ast.Constant):
             return self._literal(n)[1]
         return None
+
+    def _decl_parts(self, d) -> tuple:
+        """(type, CUDA markers, storage keywords) of a declaration; ``T a[] = {...}`` gets its
+        extent from the initializer."""
+        t = self._type(d.type)
+        if d.init is not None and t.kind == "array" and t.extent is None:
+            n = self._init_count(d.init)
+            if n is not None:
+                t = ct.array_of(t.elem, n)
+        marks, _ = self._markers(d)
+        return t, marks, d.storage or []
 
     def _init_count(self, init) -> Optional[int]:
         if isinstance(init, c_ast.InitList):
@@ -1180,13 +1185,7 @@ class CLowerer:
         if isinstance(d.type, c_ast.FuncDecl):
             self._declare_function(d)
             return []
-        t = self._type(d.type)
-        if d.init is not None and t.kind == "array" and t.extent is None:
-            n = self._init_count(d.init)
-            if n is not None:
-                t = ct.array_of(t.elem, n)
-        marks, _ = self._markers(d)
-        kw = d.storage or []
+        t, marks, kw = self._decl_parts(d)
         if "shared" in marks:
             storage = "extern_shared" if "extern" in kw else "shared"
         elif "constant" in marks:
