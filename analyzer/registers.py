@@ -52,7 +52,7 @@ __all__ = [
     "cache_dir",
 ]
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,8 @@ class PtxasReport:
     gmem_bytes: Optional[int] = None
     cached: bool = False
     log: str = ""
+    mode: str = ""  # "device code only" | "whole file": what the compiler was given
+    host_error: Optional[str] = None  # why the whole file did not compile, when it was tried
 
     @property
     def kernels(self) -> dict[str, KernelResources]:
@@ -140,7 +142,7 @@ class PtxasReport:
             "ok": self.ok, "reason": self.reason, "arch": self.arch, "nvcc": self.nvcc,
             "nvcc_version": self.nvcc_version, "command": list(self.command),
             "functions": {k: v.to_json() for k, v in self.functions.items()},
-            "gmem_bytes": self.gmem_bytes, "log": self.log,
+            "gmem_bytes": self.gmem_bytes, "log": self.log, "mode": self.mode, "host_error": self.host_error,
         }
 
     @classmethod
@@ -149,7 +151,7 @@ class PtxasReport:
             ok=d["ok"], reason=d.get("reason"), arch=d.get("arch"), nvcc=d.get("nvcc"),
             nvcc_version=d.get("nvcc_version"), command=list(d.get("command") or []),
             functions={k: KernelResources.from_json(v) for k, v in (d.get("functions") or {}).items()},
-            gmem_bytes=d.get("gmem_bytes"), log=d.get("log", ""))
+            gmem_bytes=d.get("gmem_bytes"), log=d.get("log", ""), mode=d.get("mode", ""), host_error=d.get("host_error"))
 
 
 # --------------------------------------------------------------------------- tools
@@ -540,10 +542,21 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
     src = Path(path)
     if not src.is_file():
         return PtxasReport(ok=False, reason=f"cannot read {src}", arch=sm)
-    tool = find_nvcc(nvcc)
+    inc = [str(d) for d in include_dirs]
+    defs = [d if d.startswith("-D") else f"-D{d}" for d in defines]
+    backend = os.environ.get("CUDALINT_PTXAS_BACKEND", "").lower()  # nvcc | nvrtc: force one
+    tool = None if backend == "nvrtc" else find_nvcc(nvcc)
+    if tool is None and backend != "nvcc":
+        from . import nvrtc
+
+        if nvrtc.find_nvrtc():
+            return _with_cache(lambda: _nvrtc_report(src, sm, inc, defs, extra_args), src, inc, sm,
+                               ["nvrtc", nvrtc.find_nvrtc(), nvrtc.nvrtc_version()] + defs + list(extra_args),
+                               use_cache, cache_root, device_only=True)
     if not tool:
         return PtxasReport(ok=False, reason="nvcc not found (set CUDALINT_NVCC, CUDA_HOME or PATH, "
-                                            "or install nvidia-cuda-nvcc); register counts unavailable",
+                                            "or install nvidia-cuda-nvcc), and no NVRTC "
+                                            "(pip install 'cudalint[ptxas]'); register counts unavailable",
                            arch=sm)
     version = nvcc_version(tool)
     supported = supported_archs(tool)
@@ -554,20 +567,59 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
             reason=(f"nvcc {version or ''} cannot compile for {sm} (it supports {supported[0]}..{supported[-1]}"
                     + ("; CUDA 13 dropped architectures below sm_75" if (version or "").startswith("13") else "")
                     + "): register counts unavailable for this target"))
-
-    inc = [str(d) for d in include_dirs]
     cmd = [tool, "-cubin", f"-arch={sm}", "-Xptxas", "-v", "-o", os.devnull]
-    cmd += [f"-I{d}" for d in inc]
-    cmd += [d if d.startswith("-D") else f"-D{d}" for d in defines]
-    cmd += list(extra_args)
-    cmd.append(str(src))
+    cmd += [f"-I{d}" for d in inc] + defs + list(extra_args)
+    ident = cmd[1:] + [version or "", os.path.realpath(tool)]
 
+    def compile_() -> PtxasReport:
+        # The device code alone first: host code that this nvcc rejects (an API removed in
+        # CUDA 13) must not cost the register count. The whole file only if that fails (the
+        # lexical split missed something the kernels need).
+        # A file with template kernels goes whole first: their instantiations come from host
+        # code (often from host templates) that the device-only split cannot follow.
+        dc = _device_code(src, inc)
+        whole_first = dc is None or dc.has_templates
+        first = None
+        if not whole_first:
+            first = _nvcc_device_only(src, dc, cmd, sm, tool, version, timeout)
+            if first.ok:
+                return first
+        whole = _nvcc_run(cmd + [str(src)], sm, tool, version, timeout)
+        if whole.ok or dc is None:
+            if not whole.ok and first is not None:
+                whole.reason = f"{first.reason}; the whole file: {whole.reason}"
+            return whole
+        if first is None:
+            first = _nvcc_device_only(src, dc, cmd, sm, tool, version, timeout)
+            if first.ok:
+                first.host_error = whole.reason
+                return first
+        first.reason = f"{whole.reason}; the device code alone: {first.reason}"
+        return first
+
+    return _with_cache(compile_, src, inc, sm, ident, use_cache, cache_root, device_only=True)
+
+
+def _device_code(src: Path, inc: list[str]):
+    from .device_code import device_code
+
+    try:
+        return device_code(str(src), [str(src.parent)] + inc)
+    except (ValueError, OSError, RecursionError):
+        return None
+
+
+def _with_cache(compile_, src: Path, inc: list[str], sm: str, ident: list, use_cache: bool,
+                cache_root, device_only: bool) -> PtxasReport:
+    """Run ``compile_`` unless a report for the same device code, options and compiler is on
+    disk. The key hashes the device-only code (so an edit of host code does not recompile)
+    and, since the whole file is the fallback, the file and its quoted includes."""
     cfile = None
     if use_cache:
-        digest = _source_digest(src, inc)
+        dc = _device_code(src, inc) if device_only else None
         kh = hashlib.sha256(json.dumps({
-            "format": CACHE_FORMAT, "src": digest, "args": cmd[1:-1], "nvcc": version,
-            "tool": os.path.realpath(tool)}, sort_keys=True).encode()).hexdigest()
+            "format": CACHE_FORMAT, "device": dc.digest if dc else None,
+            "src": _source_digest(src, inc), "args": ident}, sort_keys=True).encode()).hexdigest()
         root = Path(cache_root) if cache_root else cache_dir()
         cfile = root / kh[:2] / f"{kh}.json"
         if cfile.is_file():
@@ -577,28 +629,9 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
                 return rep
             except Exception:
                 pass
-
-    rc, out, err = _run(cmd, timeout)
-    log = (out + ("\n" if out and err else "") + err).strip()
-    if rc == 124:
-        return PtxasReport(ok=False, reason=f"nvcc timed out after {timeout:g} s", arch=sm, nvcc=tool,
-                           nvcc_version=version, command=cmd, log=log[-4000:])
-    if rc != 0:
-        first = next((ln.strip() for ln in log.splitlines() if "error" in ln.lower() or "fatal" in ln.lower()),
-                     log.splitlines()[0] if log else f"exit status {rc}")
-        reason = f"nvcc failed for {sm}: {first}"
-        if "Unsupported gpu architecture" in log:
-            reason += " (nvcc 13 dropped architectures below sm_75)"
-        # failures are not cached: they may come from the environment (a missing tool, /tmp)
-        rep = PtxasReport(ok=False, reason=reason, arch=sm, nvcc=tool, nvcc_version=version,
-                          command=cmd, log=log[-4000:])
-    else:
-        funcs = parse_ptxas_output(log)
-        rep = PtxasReport(ok=True, arch=sm, nvcc=tool, nvcc_version=version, command=cmd,
-                          functions=funcs, gmem_bytes=_parse_gmem(log), log=log[-4000:])
-        if not funcs:
-            rep.reason = "nvcc produced no ptxas resource report (no device functions in the file?)"
+    rep = compile_()
     if use_cache and cfile is not None and rep.ok:
+        # failures are not cached: they may come from the environment (a missing tool, /tmp)
         try:
             cfile.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=str(cfile.parent), suffix=".tmp")
@@ -607,4 +640,73 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
             os.replace(tmp, cfile)
         except OSError:
             pass
+    return rep
+
+
+def _nvcc_device_only(src: Path, dc, cmd: list[str], sm: str, tool: str,
+                      version: Optional[str], timeout: float) -> PtxasReport:
+    with tempfile.TemporaryDirectory(prefix="cudalint-dev-") as tmp:
+        dev = Path(tmp) / (src.stem + ".cu")
+        dev.write_text(dc.source_for_nvcc(), encoding="utf-8")
+        # the file's own directory first, as for "quoted" includes of the original
+        full = cmd + [f"-I{src.parent}"] + ([] if "-x" in cmd else ["-x", "cu"]) + [str(dev)]
+        rep = _nvcc_run(full, sm, tool, version, timeout)
+    rep.mode = "device code only"
+    return rep
+
+
+def _nvcc_run(cmd: list[str], sm: str, tool: str, version: Optional[str], timeout: float) -> PtxasReport:
+    rc, out, err = _run(cmd, timeout)
+    log = (out + ("\n" if out and err else "") + err).strip()
+    if rc == 124:
+        return PtxasReport(ok=False, reason=f"nvcc timed out after {timeout:g} s", arch=sm, nvcc=tool,
+                           nvcc_version=version, command=cmd, log=log[-4000:])
+    if rc != 0:
+        return PtxasReport(ok=False, reason=_failure(log, rc, sm, "nvcc"), arch=sm, nvcc=tool,
+                           nvcc_version=version, command=cmd, log=log[-4000:])
+    funcs = parse_ptxas_output(log)
+    rep = PtxasReport(ok=True, arch=sm, nvcc=tool, nvcc_version=version, command=cmd,
+                      functions=funcs, gmem_bytes=_parse_gmem(log), log=log[-4000:], mode="whole file")
+    if not funcs:
+        rep.reason = "nvcc produced no ptxas resource report (no device functions in the file?)"
+    return rep
+
+
+def _failure(log: str, rc: int, sm: str, what: str) -> str:
+    first = next((ln.strip() for ln in log.splitlines() if "error" in ln.lower() or "fatal" in ln.lower()),
+                 log.splitlines()[0] if log else f"exit status {rc}")
+    reason = f"{what} failed for {sm}: {first}"
+    if "Unsupported gpu architecture" in log or "invalid value for --gpu-architecture" in log:
+        reason += " (CUDA 13 dropped architectures below sm_75)"
+    return reason
+
+
+def _nvrtc_report(src: Path, sm: str, inc: list[str], defs: list[str], extra_args) -> PtxasReport:
+    """NVRTC on the device code alone (it compiles no host code at all)."""
+    from . import nvrtc
+
+    version = nvrtc.nvrtc_version()
+    label = f"NVRTC {version}"
+    supported = nvrtc.supported_archs()
+    base = re.sub(r"[af]$", "", sm)
+    if supported is not None and base not in supported:
+        return PtxasReport(ok=False, arch=sm, nvcc=nvrtc.find_nvrtc(), nvcc_version=label,
+                           reason=(f"{label} cannot compile for {sm} (it supports {supported[0]}..{supported[-1]}):"
+                                   " register counts unavailable for this target"))
+    dc = _device_code(src, inc)
+    if dc is None:
+        return PtxasReport(ok=True, arch=sm, nvcc=nvrtc.find_nvrtc(), nvcc_version=label,
+                           reason="no __global__ function in the file", mode="device code only")
+    opts = [f"-arch={sm}", "-Xptxas=-v", f"-I{src.parent}"] + [f"-I{d}" for d in inc] + defs
+    opts += [a for a in extra_args if a.startswith("-std=")]
+    ok, log = nvrtc.compile_log(dc.code, str(src), opts, dc.instantiations)
+    cmd = ["nvrtc"] + opts
+    if not ok:
+        return PtxasReport(ok=False, reason=_failure(log, 1, sm, label), arch=sm, nvcc=nvrtc.find_nvrtc(),
+                           nvcc_version=label, command=cmd, log=log[-4000:], mode="device code only")
+    funcs = parse_ptxas_output(log)
+    rep = PtxasReport(ok=True, arch=sm, nvcc=nvrtc.find_nvrtc(), nvcc_version=label, command=cmd,
+                      functions=funcs, gmem_bytes=_parse_gmem(log), log=log[-4000:], mode="device code only")
+    if not funcs:
+        rep.reason = "NVRTC produced no ptxas resource report"
     return rep

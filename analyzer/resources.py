@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Optional
 
 from . import ir, loops
@@ -584,26 +583,11 @@ def launch_bounds_register_cap(kernel: ir.Function, target) -> Optional[int]:
 
 
 # --------------------------------------------------------------------------- ptxas
-@lru_cache(maxsize=64)
-def _ptxas_cached(path: str, mtime_ns: int, size: int, arch: str, include_dirs: tuple, defines: tuple,
-                  extra: tuple):
-    from .registers import ptxas_resources
-
-    return ptxas_resources(path, arch, list(include_dirs), list(defines), list(extra))
-
-
 def _ptxas_report(path: str, arch: str, include_dirs, defines, std: Optional[str] = None):
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    extra: tuple = ()
-    if not path.endswith(".cu"):
-        extra = ("-x", "cu")  # .cuh / other suffixes: nvcc decides the language by suffix
-    if std and std != "c++17" and std.startswith(("c++", "gnu++")):
-        extra += (f"-std={std.replace('gnu++', 'c++')}",)  # c++17 is nvcc's default
-    return _ptxas_cached(os.path.abspath(path), st.st_mtime_ns, st.st_size, arch, tuple(include_dirs),
-                         tuple(defines), extra)
+    # a background job started by the engine before parsing, or compiled now
+    from .ptxas_jobs import report
+
+    return report(path, arch, list(include_dirs), list(defines), std)
 
 
 def _signature_head(dem: str) -> str:
@@ -711,6 +695,9 @@ def kernel_resources(kf, tu: Optional[ir.TranslationUnit], opts, target) -> Reso
             if kr is None or kr.registers is None:
                 why_no_ptxas = f"ptxas' report has no entry for `{fn.display_name}`"
                 kr = None
+            elif getattr(rep, "host_error", None):
+                notes.append(f"registers from ptxas on the file's device code alone; the whole file "
+                             f"does not compile ({rep.host_error})")
 
     if kr is not None:
         return ResourceFacts(

@@ -115,13 +115,30 @@ def time_limit(seconds: Optional[float]):
         signal.signal(signal.SIGALRM, old)
 
 
+# Rule families that read ptxas' report: CL4 (occupancy, launch resources) directly, CL1 through
+# the local-memory placement the report confirms or refutes. Other selections skip ptxas.
+RESOURCE_RULE_PREFIXES = ("CL1", "CL4")
+
+
+def needs_resources(copts: "CheckOptions") -> bool:
+    return any(copts.enabled(r.code) for r in all_rules() if r.code.startswith(RESOURCE_RULE_PREFIXES))
+
+
+def effective_options(aopts: AnalysisOptions, copts: "CheckOptions") -> AnalysisOptions:
+    """``aopts`` with ptxas turned off when no selected rule needs its report."""
+    if aopts.use_ptxas and not needs_resources(copts):
+        import dataclasses
+        return dataclasses.replace(aopts, use_ptxas=False)
+    return aopts
+
+
 def check_file(path: str, aopts: Optional[AnalysisOptions] = None,
                copts: Optional[CheckOptions] = None,
                time_limit_s: Optional[float] = DEFAULT_TIME_LIMIT_S) -> tuple[FileResult, Optional[FileAnalysis]]:
     """Analyse and check one file. Never raises: an internal failure or a file that takes
     longer than ``time_limit_s`` becomes CL000."""
-    aopts = aopts or AnalysisOptions()
     copts = copts or CheckOptions()
+    aopts = effective_options(aopts or AnalysisOptions(), copts)
     try:
         target = load_target(aopts.arch)
         with time_limit(time_limit_s):

@@ -229,8 +229,10 @@ def test_missing_nvcc(tmp_path, monkeypatch):
     src = tmp_path / "k.cu"
     src.write_text(SRC)
     monkeypatch.setattr(R, "find_nvcc", lambda nvcc=None: None)
+    from cudalint.analyzer import nvrtc
+    monkeypatch.setattr(nvrtc, "find_nvrtc", lambda: None)
     rep = ptxas_resources(src, "sm_90")
-    assert not rep.ok and "nvcc not found" in rep.reason and rep.functions == {}
+    assert not rep.ok and "nvcc not found" in rep.reason and "NVRTC" in rep.reason and rep.functions == {}
 
 
 def test_missing_file(tmp_path):

@@ -1,0 +1,191 @@
+"""The device code of a whole ``.cu`` file, without its host code, for a register report.
+
+nvcc compiles a file's host code too, and real code bases carry host code that today's
+compilers reject (``cudaThreadSynchronize``, removed in CUDA 13, is all over PolyBench/GPU)
+while every kernel compiles. To read ptxas' register report anyway, cudalint compiles only
+what the kernels need: every ``__global__`` function of the file and, transitively, the
+``__device__`` functions, device/constant variables, constants, types and macros they refer
+to (the lexical splitter of ``commands/validate_source``, which ``validate`` already uses to
+hand one kernel to NVRTC). Each kept piece keeps its ``#line``, so compiler messages point into
+the user's file.
+
+Template kernels are compiled only where instantiated; their instantiations live in host code
+(``k<float, 256><<<g, b>>>(...)``), so the host text is scanned for ``name<...>`` uses of each
+template kernel whose arguments name nothing host-local, and they become explicit
+instantiation requests (:attr:`DeviceCode.instantiations`): a host-side address-of for nvcc,
+name expressions for NVRTC.
+
+Pure and lexical (no clang, no toolkit): it runs before the file is parsed, so the compiler can
+work while cudalint analyses.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+__all__ = ["DeviceCode", "device_code", "instantiation_stub"]
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+# What may appear in a template argument list besides names the file defines.
+_ARG_WORDS = {"int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "void",
+              "const", "volatile", "true", "false", "sizeof", "size_t", "half", "__half", "__nv_bfloat16",
+              "int2", "int4", "float2", "float3", "float4", "double2", "uint", "uchar", "ushort",
+              "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+              "uchar4", "uint2", "uint4", "char4", "short2", "ulong", "std", "nullptr"}
+
+
+@dataclass
+class DeviceCode:
+    """Device-only source of a file."""
+
+    code: str
+    kernels: list[str]  # plain names of the kernels kept
+    instantiations: list[str] = field(default_factory=list)  # "k<float, 256>" (template kernels)
+    system_includes: list[str] = field(default_factory=list)  # <...> headers the file includes
+    notes: list[str] = field(default_factory=list)
+    has_templates: bool = False  # some kernel is a template (compiled only where instantiated)
+
+    @property
+    def digest(self) -> str:
+        h = hashlib.sha256(self.code.encode("utf-8", "surrogateescape"))
+        for s in self.instantiations + ["\0"] + self.system_includes:
+            h.update(b"\0" + s.encode())
+        return h.hexdigest()
+
+    def source_for_nvcc(self) -> str:
+        """The code with the file's system headers (nvcc compiles host-only headers fine, and
+        device code may need their declarations) and the instantiation requests."""
+        head = "".join(f"#include <{h}>\n" for h in self.system_includes)
+        return head + self.code + instantiation_stub(self.instantiations)
+
+
+def instantiation_stub(exprs: Iterable[str]) -> str:
+    """Host-side references that make nvcc instantiate (and so compile) template kernels."""
+    lines = [f"static void *const __cudalint_instantiate_{i} = (void *)&{e};" for i, e in enumerate(exprs)]
+    return ("\n#line 1 \"<cudalint: template instantiations>\"\n" + "\n".join(lines) + "\n") if lines else ""
+
+
+def _balanced_angle(text: str, i: int) -> Optional[int]:
+    """Index just past the ``>`` closing the ``<`` at ``text[i]``, or None."""
+    depth = 0
+    for j in range(i, min(len(text), i + 400)):
+        c = text[j]
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        elif c in ";{}":
+            return None
+    return None
+
+
+def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str] = None) -> DeviceCode:
+    """Device-only code of ``path`` (all its kernels). Raises ``ValueError`` when the file has
+    no kernel, ``OSError`` when it cannot be read."""
+    from ..commands.validate_source import (_expand_includes, _flatten, _strip_comments_and_strings,
+                                            split_top_level)
+
+    if text is None:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    apath = os.path.abspath(path)
+    dropped: list[str] = []
+    chunks = _expand_includes(split_top_level(text, apath), os.path.dirname(apath), list(include_dirs),
+                              {apath}, dropped)
+    flat = _flatten(chunks)
+    kernels = [(c, ns) for c, ns in flat if c.kernel and c.kind == "function"]
+    if not kernels:
+        raise ValueError("no __global__ function in the file")
+    keep: set[int] = {id(c) for c, _ in kernels}
+    keep |= {id(c) for c, _ in flat if c.kernel and c.kind == "prototype"}
+    definers: dict[str, list] = {}
+    macros: set[str] = set()
+    for c, _ in flat:
+        if c.kind == "directive":
+            macros |= c.names
+        if c.kernel or c.kind == "other" or (c.kind in ("function", "prototype", "variable") and not c.device):
+            continue
+        for nm in c.names:
+            definers.setdefault(nm, []).append(c)
+
+    # Template kernels and the instantiations that host code asks for.
+    templ: dict[str, tuple] = {}
+    for c, ns in kernels:
+        if re.match(r"\s*template\b", _strip_comments_and_strings(c.text)):
+            for nm in c.names:
+                templ[nm] = ns
+    insts: list[str] = []
+    seeds: set[str] = set()
+    if templ:
+        pat = re.compile(r"\b(" + "|".join(map(re.escape, sorted(templ))) + r")\s*<")
+        known = set(definers) | macros | _ARG_WORDS
+        for c, _ in flat:
+            if id(c) in keep and c.kind == "function":
+                continue  # the kernels' own text (definitions, recursion) instantiates nothing new
+            clean = _strip_comments_and_strings(c.text)
+            for m in pat.finditer(clean):
+                end = _balanced_angle(clean, m.end() - 1)
+                if end is None:
+                    continue
+                args = clean[m.end():end - 1]
+                words = set(_IDENT.findall(args))
+                if not args.strip() or words - known:
+                    continue  # a host-local name (a template parameter of the caller, a local)
+                ns = templ[m.group(1)]
+                qual = "::".join(mm.group(1) for o in ns if (mm := re.match(r"namespace\s*(\w+)", o)))
+                expr = (qual + "::" if qual else "") + m.group(1) + "<" + " ".join(args.split()) + ">"
+                if expr not in insts:
+                    insts.append(expr)
+                    seeds |= words
+    work = [c for c, _ in flat if id(c) in keep]
+    for nm in seeds:
+        for d in definers.get(nm, ()):
+            if id(d) not in keep:
+                keep.add(id(d))
+                work.append(d)
+    done: set[str] = set()
+    while work:
+        c = work.pop()
+        for r in c.refs:
+            if r in done:
+                continue
+            done.add(r)
+            for d in definers.get(r, ()):
+                if id(d) not in keep:
+                    keep.add(id(d))
+                    work.append(d)
+    parts: list[str] = []
+    cur: tuple = ()
+    for c, ns in flat:
+        if c.kind != "directive" and id(c) not in keep:
+            continue
+        if ns != cur:
+            parts.extend("}" for _ in cur)
+            parts.extend(ns)
+            cur = ns
+        if c.file and c.kind != "directive":
+            parts.append('#line {} "{}"'.format(c.line, c.file.replace("\\", "\\\\").replace('"', '\\"')))
+        parts.append(c.text)
+    parts.extend("}" for _ in cur)
+    system = _system_includes(text, dropped)
+    notes = []
+    missing = sorted(set(dropped) - set(system))
+    if missing:
+        notes.append("headers not found for the device-only compile: " + ", ".join(missing))
+    return DeviceCode(code="\n".join(parts) + "\n", kernels=sorted({n for c, _ in kernels for n in c.names}),
+                      instantiations=insts, system_includes=system, notes=notes, has_templates=bool(templ))
+
+
+_SYS_INCLUDE = re.compile(r"^\s*#\s*include\s*<([^>]+)>", re.M)
+
+
+def _system_includes(text: str, dropped: list[str]) -> list[str]:
+    """``<...>`` headers that were left out of the device code (not found in the include
+    dirs): nvcc finds them in its own search path."""
+    names = set(dropped)
+    return [n for n in dict.fromkeys(m.group(1).strip() for m in _SYS_INCLUDE.finditer(text)) if n in names]

@@ -1,0 +1,201 @@
+"""Registers from the device code alone: host code nvcc rejects costs nothing, NVRTC gives the
+same counts as nvcc, compiles run in the background and only when a selected rule needs them."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cudalint.analyzer import nvrtc, ptxas_jobs
+from cudalint.analyzer import registers as R
+from cudalint.analyzer.device_code import device_code
+from cudalint.analyzer.registers import ptxas_resources
+
+NVCC = R.find_nvcc()
+needs_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc not found")
+needs_nvrtc = pytest.mark.skipif(nvrtc.find_nvrtc() is None, reason="NVRTC not installed")
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CUDALINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("CUDALINT_PTXAS_BACKEND", raising=False)
+
+
+# A PolyBench-style file: the kernels compile, the host code does not with CUDA 13
+# (cudaThreadSynchronize was removed), and a template kernel is launched from host code.
+OLD_HOST = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#define N 1024
+#define BS 128
+typedef float DATA_TYPE;
+struct Pair { float a, b; };
+__device__ float twice(float x) { return 2.0f * x; }
+__global__ void saxpy(DATA_TYPE *x, DATA_TYPE *y, DATA_TYPE alpha) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < N) y[i] = alpha * twice(x[i]) + y[i];
+}
+template <typename T, int B>
+__global__ void scale(T *p) { __shared__ T s[B]; s[threadIdx.x] = p[threadIdx.x]; __syncthreads();
+                              p[threadIdx.x] = s[B - 1 - threadIdx.x] * (T)3; }
+template <typename T> void launch_generic(T *p) { scale<T, 64><<<1, 64>>>(p); }
+void host_helper(DATA_TYPE *x) { for (int i = 0; i < N; i++) x[i] = rand(); }
+int main() {
+    DATA_TYPE *x, *y;
+    cudaMalloc(&x, N * sizeof(DATA_TYPE)); cudaMalloc(&y, N * sizeof(DATA_TYPE));
+    saxpy<<<N / BS, BS>>>(x, y, 2.0f);
+    scale<float, BS><<<1, BS>>>(x);
+    cudaThreadSynchronize();
+    printf("done\n");
+    return 0;
+}
+"""
+
+
+def test_device_code_keeps_kernels_and_what_they_use_only(tmp_path):
+    src = tmp_path / "old.cu"
+    src.write_text(OLD_HOST)
+    dc = device_code(str(src))
+    assert dc.kernels == ["saxpy", "scale"]
+    assert "twice" in dc.code and "typedef float DATA_TYPE" in dc.code
+    for host in ("int main", "host_helper", "cudaThreadSynchronize", "launch_generic", "struct Pair"):
+        assert host not in dc.code, host
+    # the launch with macro arguments is requested; the one inside a host template (T unknown) is not
+    assert dc.instantiations == ["scale<float, BS>"] and dc.has_templates
+    assert dc.system_includes == ["stdio.h", "stdlib.h"]
+    assert f'#line 9 "{src}"' in dc.code  # compiler messages point into the user's file
+
+
+def test_device_code_without_kernels_raises(tmp_path):
+    src = tmp_path / "host.cu"
+    src.write_text("int main() { return 0; }\n")
+    with pytest.raises(ValueError):
+        device_code(str(src))
+
+
+def _direct(code: str, tmp_path: Path, arch: str = "sm_90") -> dict[str, int]:
+    """Registers per entry function as `nvcc -Xptxas -v` prints them for ``code``, read with this
+    test's own expression."""
+    f = tmp_path / "direct.cu"
+    f.write_text(code)
+    p = subprocess.run([NVCC, "-cubin", f"-arch={arch}", "-Xptxas", "-v", "-o", os.devnull, str(f)],
+                       capture_output=True, text=True, check=True)
+    out, cur = {}, None
+    for line in (p.stdout + p.stderr).splitlines():
+        m = re.search(r"Compiling entry function '([^']+)'", line)
+        if m:
+            cur = m.group(1)
+        m = re.search(r"Used (\d+) registers", line)
+        if m and cur:
+            out[cur] = int(m.group(1))
+            cur = None
+    return out
+
+
+def _kernels_only(text: str) -> str:
+    """OLD_HOST with its host functions cut out by hand (and the template instantiated)."""
+    keep = text.split("template <typename T> void launch_generic")[0]
+    return keep + "template __global__ void scale<float, 128>(float *);\n"
+
+
+@needs_nvcc
+def test_host_code_nvcc_rejects_costs_no_registers(tmp_path):
+    src = tmp_path / "old.cu"
+    src.write_text(OLD_HOST)
+    whole = subprocess.run([NVCC, "-cubin", "-arch=sm_90", "-o", os.devnull, str(src)], capture_output=True, text=True)
+    assert whole.returncode != 0 and "cudaThreadSynchronize" in whole.stderr  # the premise
+    rep = ptxas_resources(src, "sm_90")
+    assert rep.ok and rep.mode == "device code only", rep.reason
+    assert "cudaThreadSynchronize" in (rep.host_error or "")
+    want = _direct(_kernels_only(OLD_HOST), tmp_path)
+    assert {k: v.registers for k, v in rep.kernels.items()} == want
+    assert rep.find("scale").static_smem_bytes == 128 * 4
+
+
+@needs_nvcc
+def test_explain_says_where_the_registers_came_from(tmp_path):
+    from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
+
+    src = tmp_path / "old.cu"
+    src.write_text(OLD_HOST)
+    fa = analyze_file(str(src), AnalysisOptions())
+    res = {k.name: k.extra["resources"] for k in fa.kernels}
+    want = _direct(_kernels_only(OLD_HOST), tmp_path)
+    assert res["saxpy"].registers_source == "ptxas" and res["saxpy"].registers == want["_Z5saxpyPfS_f"]
+    assert any("device code alone" in n and "cudaThreadSynchronize" in n for n in res["saxpy"].notes)
+
+
+@needs_nvcc
+@needs_nvrtc
+def test_nvrtc_and_nvcc_agree(tmp_path, monkeypatch):
+    src = tmp_path / "old.cu"
+    src.write_text(OLD_HOST)
+    other = tmp_path / "k.cu"
+    from tests.test_registers import SRC
+    other.write_text(SRC)
+    for f in (src, other):
+        monkeypatch.setenv("CUDALINT_PTXAS_BACKEND", "nvcc")
+        a = ptxas_resources(f, "sm_90", use_cache=False)
+        monkeypatch.setenv("CUDALINT_PTXAS_BACKEND", "nvrtc")
+        b = ptxas_resources(f, "sm_90", use_cache=False)
+        assert a.ok and b.ok and b.nvcc_version.startswith("NVRTC")
+        ra = {k: (v.registers, v.static_smem_bytes, v.spill_bytes) for k, v in a.kernels.items()}
+        rb = {k: (v.registers, v.static_smem_bytes, v.spill_bytes) for k, v in b.kernels.items()}
+        assert ra == rb and ra, f.name
+
+
+@needs_nvrtc
+def test_without_nvcc_nvrtc_gives_exact_registers(tmp_path, monkeypatch):
+    monkeypatch.setattr(R, "find_nvcc", lambda nvcc=None: None)
+    src = tmp_path / "old.cu"
+    src.write_text(OLD_HOST)
+    rep = ptxas_resources(src, "sm_90")
+    assert rep.ok and rep.mode == "device code only" and "NVRTC" in rep.nvcc_version
+    # saxpy: 2 pointers + alpha, one guarded FMA; the count is ptxas', the same as nvcc's (above)
+    assert rep.find("saxpy").registers >= 8 and rep.find("scale").static_smem_bytes == 512
+    if NVCC:
+        assert {k: v.registers for k, v in rep.kernels.items()} == _direct(_kernels_only(OLD_HOST), tmp_path)
+
+
+# --------------------------------------------------------------------------- scheduling
+def test_background_job_is_used_once(tmp_path, monkeypatch):
+    calls = []
+
+    def fake(path, arch, inc, defs, extra):
+        calls.append(path)
+        return R.PtxasReport(ok=False, reason="fake", arch=arch)
+
+    monkeypatch.setattr(R, "ptxas_resources", fake)
+    monkeypatch.setattr(ptxas_jobs, "_jobs", {})
+    src = tmp_path / "a.cu"
+    src.write_text("__global__ void k(int *p) { p[0] = 1; }\n")
+    from cudalint.analyzer.pipeline import AnalysisOptions
+    opts = AnalysisOptions()
+    ptxas_jobs.start(str(src), opts)
+    ptxas_jobs.start(str(src), opts)
+    rep = ptxas_jobs.report(str(src), opts.arch, [], [], opts.std)
+    assert rep.reason == "fake" and calls == [str(src.resolve())]
+    src.write_text("__global__ void k(int *p) { p[0] = 2; }  \n")  # edited: a new compile
+    ptxas_jobs.report(str(src), opts.arch, [], [], opts.std)
+    assert len(calls) == 2
+
+
+@pytest.mark.parametrize("select,compiled", [(["CL2"], False), (["CL6", "CL7"], False), (["CL4"], True),
+                                             (["CL101"], True), ([], True)])
+def test_ptxas_only_when_a_selected_rule_needs_it(tmp_path, monkeypatch, select, compiled):
+    from cudalint.engine import Task, run_task
+    from cudalint.analyzer.pipeline import AnalysisOptions
+    from cudalint.rules.runner import CheckOptions
+
+    calls = []
+    monkeypatch.setattr(R, "ptxas_resources", lambda *a, **k: calls.append(a) or R.PtxasReport(ok=False, reason="x"))
+    monkeypatch.setattr(ptxas_jobs, "_jobs", {})
+    src = tmp_path / "a.cu"
+    src.write_text("__global__ void k(float *p) { p[threadIdx.x * 2] = 1.0f; }\n")
+    tr = run_task(Task(str(src), AnalysisOptions(), CheckOptions(select=select)))
+    assert tr.result.error is None
+    assert bool(calls) == compiled
