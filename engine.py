@@ -621,6 +621,10 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
     keys: list[Optional[str]] = [None] * len(tasks)
     todo: list[int] = []
     for i, t in enumerate(tasks):
+        empty = _empty_file_result(t)
+        if empty is not None:  # nothing to analyse: no analyzer loaded, no process forked
+            results[i] = empty
+            continue
         if cache is not None:
             hit, keys[i] = cache.lookup(t)
             if hit is not None:
@@ -666,6 +670,20 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
         stats.cached, stats.workers = len(tasks) - len(todo), workers if todo else 0
         stats.seconds = time.perf_counter() - t0
     return [r for r in results if r is not None]
+
+
+def _empty_file_result(task: Task) -> Optional[FileResult]:
+    """The result of a file with nothing but white space (what the analysis would report)."""
+    if task.source is not None or _size(task.path) > 4096:
+        return None
+    try:
+        with open(task.path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    if data.strip():
+        return None
+    return FileResult(path=task.path, diagnostics=[], notes=["empty file"])
 
 
 def _size(path: str) -> int:

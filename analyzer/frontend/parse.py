@@ -692,6 +692,8 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
         args, notes = _build_args(path, opts)
     except ValueError as e:  # bad --arch
         return _fatal(path, str(e), t0)
+    from .pch import pch_args
+    plain_args, args = args, pch_args(args, prelude_path())  # the prelude precompiled once, where possible
 
     # ---- parse, stubbing missing headers ---------------------------------------------------
     index = get_index()
@@ -709,6 +711,9 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
         try:
             tu = index.parse(path, args=args, unsaved_files=files or None, options=options)
         except ci.TranslationUnitLoadError:
+            if "-include-pch" in args:  # a PCH libclang cannot load: the prelude as text
+                args = plain_args
+                continue
             return _fatal(path, "libclang could not create a translation unit "
                                 f"(clang arguments: {' '.join(args)})", t0, args)
         new = []

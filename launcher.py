@@ -1,0 +1,19 @@
+"""The ``cudalint`` command's entry point: ``--version`` is answered before the command line
+interface (typer, the subcommands and what they import) is loaded; everything else goes to
+:func:`cudalint.cli.main`."""
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["--version"], ["-V"]):
+        from . import __version__
+
+        sys.stdout.write(f"cudalint {__version__}\n")
+        raise SystemExit(0)
+    from .cli import main as cli_main
+
+    cli_main(args)
