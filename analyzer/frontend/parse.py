@@ -693,7 +693,9 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
     except ValueError as e:  # bad --arch
         return _fatal(path, str(e), t0)
     from .pch import pch_args
-    plain_args, args = args, pch_args(args, prelude_path())  # the prelude precompiled once, where possible
+    plain_args = args
+    if not opts.detailed_preprocessing_record:  # a PCH's macros leave no instantiation records
+        args = pch_args(args, prelude_path())  # the prelude precompiled once, where possible
 
     # ---- parse, stubbing missing headers ---------------------------------------------------
     index = get_index()
