@@ -37,10 +37,12 @@ def ptxas_args(path: str, arch: str, include_dirs: Sequence[str], defines: Seque
     return (os.path.abspath(path), st.st_mtime_ns, st.st_size, arch, tuple(include_dirs), tuple(defines), extra)
 
 
-def _compile(key: tuple):
+def _compile(key: tuple, instantiations: tuple = ()):
     from .registers import ptxas_resources
 
     path, _, _, arch, inc, defs, extra = key
+    if instantiations:
+        return ptxas_resources(path, arch, list(inc), list(defs), list(extra), instantiations=instantiations)
     return ptxas_resources(path, arch, list(inc), list(defs), list(extra))
 
 
@@ -72,12 +74,24 @@ def start(path: str, opts) -> None:
             del _jobs[old]
 
 
-def report(path: str, arch: str, include_dirs: Sequence[str], defines: Sequence[str], std: Optional[str]):
+def report(path: str, arch: str, include_dirs: Sequence[str], defines: Sequence[str], std: Optional[str],
+           instantiations: tuple = ()):
     """The :class:`~.registers.PtxasReport` for these arguments: the background job's when one
-    was started, else compiled now. None when the file cannot be read."""
+    was started, else compiled now. None when the file cannot be read. ``instantiations``
+    (template kernels to compile, as name expressions) make another compile, never started in
+    the background."""
     key = ptxas_args(path, arch, include_dirs, defines, std)
     if key is None:
         return None
+    if instantiations:
+        with _lock:
+            fut = _jobs.get(key + (instantiations,))
+        if fut is None:
+            fut = Future()
+            fut.set_result(_compile(key, instantiations))
+            with _lock:
+                _jobs.setdefault(key + (instantiations,), fut)
+        return fut.result()
     with _lock:
         fut = _jobs.get(key)
     if fut is not None:

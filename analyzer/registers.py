@@ -514,13 +514,14 @@ def ptxas_resources(
     timeout: float = 120.0,
     use_cache: bool = True,
     cache_root: Optional[os.PathLike[str] | str] = None,
+    instantiations: Sequence[str] = (),
 ) -> PtxasReport:
     """Compile ``path`` for ``arch`` with ptxas' verbose report and return every function's
     resources. Never raises; ``report.ok`` is False with a ``reason`` when nothing could be
     compiled."""
     try:
         return _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeout,
-                                use_cache, cache_root)
+                                use_cache, cache_root, list(instantiations))
     except Exception as e:  # pragma: no cover - defensive: the contract is "never raise"
         return PtxasReport(ok=False, reason=f"internal error: {type(e).__name__}: {e}", arch=str(arch))
 
@@ -537,7 +538,7 @@ def _normalize_arch(arch: str) -> str:
 
 
 def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeout, use_cache,
-                     cache_root) -> PtxasReport:
+                     cache_root, insts: list[str]) -> PtxasReport:
     sm = _normalize_arch(arch)
     src = Path(path)
     if not src.is_file():
@@ -550,9 +551,9 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
         from . import nvrtc
 
         if nvrtc.find_nvrtc():
-            return _with_cache(lambda: _nvrtc_report(src, sm, inc, defs, extra_args), src, inc, sm,
-                               ["nvrtc", nvrtc.find_nvrtc(), nvrtc.nvrtc_version()] + defs + list(extra_args),
-                               use_cache, cache_root, device_only=True)
+            return _with_cache(lambda: _nvrtc_report(src, sm, inc, defs, extra_args, insts), src, inc, sm,
+                               ["nvrtc", nvrtc.find_nvrtc(), nvrtc.nvrtc_version()] + defs + list(extra_args)
+                               + insts, use_cache, cache_root, device_only=True)
     if not tool:
         return PtxasReport(ok=False, reason="nvcc not found (set CUDALINT_NVCC, CUDA_HOME or PATH, "
                                             "or install nvidia-cuda-nvcc), and no NVRTC "
@@ -569,7 +570,7 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
                     + "): register counts unavailable for this target"))
     cmd = [tool, "-cubin", f"-arch={sm}", "-Xptxas", "-v", "-o", os.devnull]
     cmd += [f"-I{d}" for d in inc] + defs + list(extra_args)
-    ident = cmd[1:] + [version or "", os.path.realpath(tool)]
+    ident = cmd[1:] + [version or "", os.path.realpath(tool)] + insts
 
     def compile_() -> PtxasReport:
         # The device code alone first: host code that this nvcc rejects (an API removed in
@@ -577,8 +578,9 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
         # lexical split missed something the kernels need).
         # A file with template kernels goes whole first: their instantiations come from host
         # code (often from host templates) that the device-only split cannot follow.
-        dc = _device_code(src, inc)
-        whole_first = dc is None or dc.has_templates
+        dc = _device_code(src, inc, insts)
+        # (instantiations named by the caller make the device code complete for those)
+        whole_first = dc is None or (dc.has_templates and not insts)
         first = None
         if not whole_first:
             first = _nvcc_device_only(src, dc, cmd, sm, tool, version, timeout)
@@ -600,13 +602,17 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
     return _with_cache(compile_, src, inc, sm, ident, use_cache, cache_root, device_only=True)
 
 
-def _device_code(src: Path, inc: list[str]):
+def _device_code(src: Path, inc: list[str], insts: Sequence[str] = ()):
+    """The file's device code; ``insts`` are template instantiations to request besides those
+    found in its host code (name expressions such as ``k<float, 256>``)."""
     from .device_code import device_code
 
     try:
-        return device_code(str(src), [str(src.parent)] + inc)
+        dc = device_code(str(src), [str(src.parent)] + inc)
     except (ValueError, OSError, RecursionError):
         return None
+    dc.instantiations = list(dict.fromkeys(dc.instantiations + list(insts)))
+    return dc
 
 
 def _with_cache(compile_, src: Path, inc: list[str], sm: str, ident: list, use_cache: bool,
@@ -681,7 +687,8 @@ def _failure(log: str, rc: int, sm: str, what: str) -> str:
     return reason
 
 
-def _nvrtc_report(src: Path, sm: str, inc: list[str], defs: list[str], extra_args) -> PtxasReport:
+def _nvrtc_report(src: Path, sm: str, inc: list[str], defs: list[str], extra_args,
+                  insts: Sequence[str] = ()) -> PtxasReport:
     """NVRTC on the device code alone (it compiles no host code at all)."""
     from . import nvrtc
 
@@ -693,7 +700,7 @@ def _nvrtc_report(src: Path, sm: str, inc: list[str], defs: list[str], extra_arg
         return PtxasReport(ok=False, arch=sm, nvcc=nvrtc.find_nvrtc(), nvcc_version=label,
                            reason=(f"{label} cannot compile for {sm} (it supports {supported[0]}..{supported[-1]}):"
                                    " register counts unavailable for this target"))
-    dc = _device_code(src, inc)
+    dc = _device_code(src, inc, insts)
     if dc is None:
         return PtxasReport(ok=True, arch=sm, nvcc=nvrtc.find_nvrtc(), nvcc_version=label,
                            reason="no __global__ function in the file", mode="device code only")

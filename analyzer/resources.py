@@ -583,11 +583,12 @@ def launch_bounds_register_cap(kernel: ir.Function, target) -> Optional[int]:
 
 
 # --------------------------------------------------------------------------- ptxas
-def _ptxas_report(path: str, arch: str, include_dirs, defines, std: Optional[str] = None):
+def _ptxas_report(path: str, arch: str, include_dirs, defines, std: Optional[str] = None,
+                  instantiations: tuple = ()):
     # a background job started by the engine before parsing, or compiled now
     from .ptxas_jobs import report
 
-    return report(path, arch, list(include_dirs), list(defines), std)
+    return report(path, arch, list(include_dirs), list(defines), std, instantiations)
 
 
 def _signature_head(dem: str) -> str:
@@ -692,6 +693,15 @@ def kernel_resources(kf, tu: Optional[ir.TranslationUnit], opts, target) -> Reso
             why_no_ptxas = rep.reason or "ptxas failed"
         else:
             kr = match_ptxas_kernel(rep, fn)
+            if kr is None and fn.template_bindings and rep.mode == "device code only" and tu is not None:
+                # an instantiation whose arguments the lexical split cannot resolve (a host
+                # local constant, say): name every instantiation clang found
+                insts = tuple(sorted({k.display_name for k in tu.kernels if k.template_bindings}))
+                rep2 = _ptxas_report(path, arch, list(getattr(opts, "include_dirs", []) or []),
+                                     list(getattr(opts, "defines", []) or []), getattr(opts, "std", None),
+                                     instantiations=insts)
+                if rep2 is not None and rep2.ok:
+                    rep, kr = rep2, match_ptxas_kernel(rep2, fn)
             if kr is None or kr.registers is None:
                 why_no_ptxas = f"ptxas' report has no entry for `{fn.display_name}`"
                 kr = None

@@ -49,6 +49,8 @@ int main() {
     cudaMalloc(&x, N * sizeof(DATA_TYPE)); cudaMalloc(&y, N * sizeof(DATA_TYPE));
     saxpy<<<N / BS, BS>>>(x, y, 2.0f);
     scale<float, BS><<<1, BS>>>(x);
+    const int local_bs = 64;
+    scale<float, local_bs><<<1, local_bs>>>(y);
     cudaThreadSynchronize();
     printf("done\n");
     return 0;
@@ -96,10 +98,10 @@ def _direct(code: str, tmp_path: Path, arch: str = "sm_90") -> dict[str, int]:
     return out
 
 
-def _kernels_only(text: str) -> str:
+def _kernels_only(text: str, *sizes: int) -> str:
     """OLD_HOST with its host functions cut out by hand (and the template instantiated)."""
     keep = text.split("template <typename T> void launch_generic")[0]
-    return keep + "template __global__ void scale<float, 128>(float *);\n"
+    return keep + "".join(f"template __global__ void scale<float, {n}>(float *);\n" for n in sizes or (128,))
 
 
 @needs_nvcc
@@ -124,9 +126,13 @@ def test_explain_says_where_the_registers_came_from(tmp_path):
     src.write_text(OLD_HOST)
     fa = analyze_file(str(src), AnalysisOptions())
     res = {k.name: k.extra["resources"] for k in fa.kernels}
-    want = _direct(_kernels_only(OLD_HOST), tmp_path)
+    want = _direct(_kernels_only(OLD_HOST, 128, 64), tmp_path)
     assert res["saxpy"].registers_source == "ptxas" and res["saxpy"].registers == want["_Z5saxpyPfS_f"]
     assert any("device code alone" in n and "cudaThreadSynchronize" in n for n in res["saxpy"].notes)
+    # scale<float, local_bs> names a host-local constant: found through clang's instantiations
+    assert {n for n in res} == {"saxpy", "scale<float, 128>", "scale<float, 64>"}, set(res)
+    for n, mangled in (("scale<float, 128>", "_Z5scaleIfLi128EEvPT_"), ("scale<float, 64>", "_Z5scaleIfLi64EEvPT_")):
+        assert res[n].registers_source == "ptxas" and res[n].registers == want[mangled], n
 
 
 @needs_nvcc
