@@ -151,10 +151,12 @@ def sample(files: list[str], n: int) -> list[str]:
     return [files[int(i * step)] for i in range(n)]
 
 
+CLI = [shutil.which("cudalint") or "cudalint"]
+
+
 def cli_time(args: list[str], env: dict) -> float:
-    exe = shutil.which("cudalint") or "cudalint"
     t0 = time.perf_counter()
-    subprocess.run([exe, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run([*CLI, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - t0
 
 
@@ -188,9 +190,13 @@ def main(argv=None) -> int:
     ap.add_argument("--no-ptxas", action="store_true", help="turn ptxas off (not what users get)")
     ap.add_argument("--fixture", default=str(ROOT / "fixtures" / "examples" / "matmul.cu"))
     ap.add_argument("--skip-cli", action="store_true")
+    ap.add_argument("--cli", help="the command to time (default: the cudalint script on PATH)")
     ap.add_argument("--profile", help="write a cProfile of one cold single-process run here")
     a = ap.parse_args(argv)
     files = sample(sorted(collect_files([Path(p) for p in a.paths])), a.sample)
+    if a.cli:
+        import shlex
+        CLI[:] = shlex.split(a.cli)
     if not files:
         print("no files", file=sys.stderr)
         return 2
