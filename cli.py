@@ -327,6 +327,9 @@ def explain_cmd(
     tasks, _ = _plan(ctx, files, aopts, None, None, config, isolated, None)  # configuration
     analyses = []
     failed = False
+    from .analyzer.ptxas_jobs import start as start_ptxas
+    for f, task in zip(files, tasks):
+        start_ptxas(f, task.aopts)  # compiles in the background while the files are analysed
     for f, task in zip(files, tasks):
         try:
             fa = analyze_file(f, task.aopts)

@@ -46,7 +46,18 @@ class DeviceCode:
     instantiations: list[str] = field(default_factory=list)  # "k<float, 256>" (template kernels)
     system_includes: list[str] = field(default_factory=list)  # <...> headers the file includes
     notes: list[str] = field(default_factory=list)
-    has_templates: bool = False  # some kernel is a template (compiled only where instantiated)
+    template_kernels: list[str] = field(default_factory=list)  # compiled only where instantiated
+
+    @property
+    def has_templates(self) -> bool:
+        return bool(self.template_kernels)
+
+    @property
+    def uninstantiated(self) -> list[str]:
+        """Template kernels no instantiation request names: compiling the device code alone
+        reports nothing for them."""
+        named = {re.split(r"\s*<", i, 1)[0].split("::")[-1].strip() for i in self.instantiations}
+        return [k for k in self.template_kernels if k not in named]
 
     @property
     def digest(self) -> str:
@@ -178,7 +189,7 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
     if missing:
         notes.append("headers not found for the device-only compile: " + ", ".join(missing))
     return DeviceCode(code="\n".join(parts) + "\n", kernels=sorted({n for c, _ in kernels for n in c.names}),
-                      instantiations=insts, system_includes=system, notes=notes, has_templates=bool(templ))
+                      instantiations=insts, system_includes=system, notes=notes, template_kernels=sorted(templ))
 
 
 _SYS_INCLUDE = re.compile(r"^\s*#\s*include\s*<([^>]+)>", re.M)

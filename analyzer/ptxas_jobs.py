@@ -6,20 +6,53 @@ before it parses the file (or, for several files in one process, of every file u
 the resources facts collect the report when they need it, usually finished by then.
 
 One worker thread: one compile at a time keeps memory bounded and leaves the other cores to the
-analysis. A job that was never started is compiled when asked for (the caller waits).
+analysis; it ends when nothing is queued, so that a later single-file run can still fork its
+crash-isolation child. A job that was never started is compiled when asked for (the caller
+waits).
 """
 from __future__ import annotations
 
 import os
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future
 from typing import Optional, Sequence
 
 __all__ = ["ptxas_args", "start", "report", "wanted"]
 
 _lock = threading.Lock()
-_pool: Optional[ThreadPoolExecutor] = None
 _jobs: dict[tuple, Future] = {}
+_queue: deque = deque()  # (key, future) not started yet
+_worker: Optional[threading.Thread] = None  # exits when the queue is empty (so forks stay safe)
+
+
+def _drain() -> None:
+    global _worker
+    while True:
+        with _lock:
+            if not _queue:
+                _worker = None
+                return
+            key, fut = _queue.popleft()
+        if not fut.set_running_or_notify_cancel():
+            continue
+        try:
+            fut.set_result(_compile(key))
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for the report
+            fut.set_exception(exc)
+
+
+def _after_fork_in_child() -> None:
+    # a forked child has no worker thread: forget jobs that only that thread would finish
+    global _lock, _worker, _jobs
+    _lock = threading.Lock()
+    _worker = None
+    _queue.clear()
+    _jobs = {k: f for k, f in _jobs.items() if f.done()}
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def ptxas_args(path: str, arch: str, include_dirs: Sequence[str], defines: Sequence[str],
@@ -60,13 +93,16 @@ def start(path: str, opts) -> None:
                      getattr(opts, "std", None))
     if key is None:
         return
-    global _pool
+    global _worker
     with _lock:
         if key in _jobs:
             return
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cudalint-ptxas")
-        _jobs[key] = _pool.submit(_compile, key)
+        fut: Future = Future()
+        _jobs[key] = fut
+        _queue.append((key, fut))
+        if _worker is None:
+            _worker = threading.Thread(target=_drain, name="cudalint-ptxas", daemon=True)
+            _worker.start()
         while len(_jobs) > 256:  # a long editor session: forget the oldest finished jobs
             old = next((k for k, f in _jobs.items() if f.done()), None)
             if old is None:

@@ -67,7 +67,7 @@ def test_device_code_keeps_kernels_and_what_they_use_only(tmp_path):
     for host in ("int main", "host_helper", "cudaThreadSynchronize", "launch_generic", "struct Pair"):
         assert host not in dc.code, host
     # the launch with macro arguments is requested; the one inside a host template (T unknown) is not
-    assert dc.instantiations == ["scale<float, BS>"] and dc.has_templates
+    assert dc.instantiations == ["scale<float, BS>"] and dc.has_templates and dc.uninstantiated == []
     assert dc.system_includes == ["stdio.h", "stdlib.h"]
     assert f'#line 9 "{src}"' in dc.code  # compiler messages point into the user's file
 
@@ -77,6 +77,34 @@ def test_device_code_without_kernels_raises(tmp_path):
     src.write_text("int main() { return 0; }\n")
     with pytest.raises(ValueError):
         device_code(str(src))
+
+
+def test_template_kernel_only_host_templates_instantiate_is_named(tmp_path):
+    src = tmp_path / "t.cu"
+    src.write_text("template <typename T> __global__ void k(T *p) { p[0] = 1; }\n"
+                   "template <typename T> void run(T *p) { k<T><<<1, 1>>>(p); }\n"
+                   "void go(float *p) { run(p); }\n")
+    dc = device_code(str(src))
+    assert dc.instantiations == [] and dc.uninstantiated == ["k"]
+
+
+@needs_nvcc
+@needs_nvrtc
+def test_nvrtc_is_used_where_the_device_code_is_complete(tmp_path):
+    """Same release as nvcc: NVRTC in-process; a template only host templates instantiate:
+    nvcc on the whole file (NVRTC would report nothing for it)."""
+    if not R._same_release(nvrtc.nvrtc_version(), R.nvcc_version()):
+        pytest.skip("NVRTC and nvcc of different releases")
+    src = tmp_path / "old.cu"
+    src.write_text(OLD_HOST)
+    rep = ptxas_resources(src, "sm_90")
+    assert rep.ok and rep.nvcc_version.startswith("NVRTC") and rep.find("scale") is not None
+    t = tmp_path / "t.cu"
+    t.write_text("template <typename T> __global__ void k(T *p) { p[threadIdx.x] *= 2; }\n"
+                 "template <typename T> void run(T *p) { k<T><<<1, 32>>>(p); }\n"
+                 "void go(float *p) { run(p); }\n")
+    rep = ptxas_resources(t, "sm_90")
+    assert rep.ok and rep.mode == "whole file" and rep.find("k") is not None
 
 
 def _direct(code: str, tmp_path: Path, arch: str = "sm_90") -> dict[str, int]:
@@ -105,7 +133,8 @@ def _kernels_only(text: str, *sizes: int) -> str:
 
 
 @needs_nvcc
-def test_host_code_nvcc_rejects_costs_no_registers(tmp_path):
+def test_host_code_nvcc_rejects_costs_no_registers(tmp_path, monkeypatch):
+    monkeypatch.setenv("CUDALINT_PTXAS_BACKEND", "nvcc")
     src = tmp_path / "old.cu"
     src.write_text(OLD_HOST)
     whole = subprocess.run([NVCC, "-cubin", "-arch=sm_90", "-o", os.devnull, str(src)], capture_output=True, text=True)
@@ -119,9 +148,10 @@ def test_host_code_nvcc_rejects_costs_no_registers(tmp_path):
 
 
 @needs_nvcc
-def test_explain_says_where_the_registers_came_from(tmp_path):
+def test_explain_says_where_the_registers_came_from(tmp_path, monkeypatch):
     from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
 
+    monkeypatch.setenv("CUDALINT_PTXAS_BACKEND", "nvcc")
     src = tmp_path / "old.cu"
     src.write_text(OLD_HOST)
     fa = analyze_file(str(src), AnalysisOptions())

@@ -263,7 +263,8 @@ def test_compile_error(tmp_path):
 
 
 @needs_nvcc
-def test_timeout_is_reported_not_raised(tmp_path):
+def test_timeout_is_reported_not_raised(tmp_path, monkeypatch):
+    monkeypatch.setenv("CUDALINT_PTXAS_BACKEND", "nvcc")  # NVRTC runs in-process, without a timeout
     src = tmp_path / "k.cu"
     src.write_text(SRC)
     rep = ptxas_resources(src, "sm_90", timeout=0.001, use_cache=False)

@@ -95,9 +95,23 @@ def _fresh(meta_file: Path) -> bool:
 
 
 def _build(prelude: str, common: list[str], target: Path, meta_file: Path) -> bool:
+    """Build the PCH in a child process: saving a PCH makes LLVM install process-wide signal
+    handlers (to delete its temporary file on a crash), and a crash while building must not
+    end cudalint either."""
+    import subprocess
+    import sys
+
+    try:
+        p = subprocess.run([sys.executable, "-m", __name__, json.dumps([prelude, common, str(target), str(meta_file)])],
+                           capture_output=True, timeout=300)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return p.returncode == 0 and target.is_file()
+
+
+def _build_here(prelude: str, common: list[str], target: Path, meta_file: Path) -> bool:
     index = ci.Index.create()
-    tu = index.parse(prelude, args=common,
-                     options=_PARSE_INCOMPLETE | _FOR_SERIALIZATION)
+    tu = index.parse(prelude, args=common, options=_PARSE_INCOMPLETE | _FOR_SERIALIZATION)
     if any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
         return False  # the prelude does not parse alone with these options: use -include
     deps = sorted({prelude} | {i.include.name for i in tu.get_includes()})
@@ -167,3 +181,10 @@ def pch_args(args: Sequence[str], prelude: str) -> list[str]:
         out.append(args[i])
         i += 1
     return out
+
+
+if __name__ == "__main__":  # the child of _build
+    import sys
+
+    _p, _c, _t, _m = json.loads(sys.argv[1])
+    raise SystemExit(0 if _build_here(_p, _c, Path(_t), Path(_m)) else 1)
