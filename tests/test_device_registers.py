@@ -88,25 +88,6 @@ def test_template_kernel_only_host_templates_instantiate_is_named(tmp_path):
     assert dc.instantiations == [] and dc.uninstantiated == ["k"]
 
 
-@needs_nvcc
-@needs_nvrtc
-def test_nvrtc_is_used_where_the_device_code_is_complete(tmp_path):
-    """Same release as nvcc: NVRTC in-process; a template only host templates instantiate:
-    nvcc on the whole file (NVRTC would report nothing for it)."""
-    if not R._same_release(nvrtc.nvrtc_version(), R.nvcc_version()):
-        pytest.skip("NVRTC and nvcc of different releases")
-    src = tmp_path / "old.cu"
-    src.write_text(OLD_HOST)
-    rep = ptxas_resources(src, "sm_90")
-    assert rep.ok and rep.nvcc_version.startswith("NVRTC") and rep.find("scale") is not None
-    t = tmp_path / "t.cu"
-    t.write_text("template <typename T> __global__ void k(T *p) { p[threadIdx.x] *= 2; }\n"
-                 "template <typename T> void run(T *p) { k<T><<<1, 32>>>(p); }\n"
-                 "void go(float *p) { run(p); }\n")
-    rep = ptxas_resources(t, "sm_90")
-    assert rep.ok and rep.mode == "whole file" and rep.find("k") is not None
-
-
 def _direct(code: str, tmp_path: Path, arch: str = "sm_90") -> dict[str, int]:
     """Registers per entry function as `nvcc -Xptxas -v` prints them for ``code``, read with this
     test's own expression."""
