@@ -345,7 +345,7 @@ def explain_cmd(
         text = render_explain_text(analyses, arch, color=output_file is None and sys.stdout.isatty())
     _emit(text, output_file)
     if plot is not None:
-        from .analyzer.cgma import plot_kernels
+        from .reporters.roofline_plot import plot_kernels
         try:
             plot_kernels(analyses, plot, aopts)
         except (ImportError, ValueError, OSError) as e:
