@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..analyzer import ir
 from ..analyzer.cfg import EXIT, RETURN
 from ..analyzer.host_api import ignored_errors, smem_optin, unchecked_launches
-from ..analyzer.launch import _site_matches
+from ..analyzer.launch import site_matches
 from .context import RuleContext
 from .diagnostic import Edit, Fix, Location, Related
 from .registry import RULES, rule
@@ -221,7 +221,7 @@ def launch_over_limits(ctx: RuleContext):
     for site in tu.launches:
         if not ctx.in_file(site.range):
             continue
-        kernel = next((k for k in tu.kernels if _site_matches(site, k)), None)
+        kernel = next((k for k in tu.kernels if site_matches(site, k)), None)
         kname = site.kernel
         problems = []
         b = site.block
