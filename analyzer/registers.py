@@ -579,11 +579,10 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
         # The device code alone first: host code that this nvcc rejects (an API removed in
         # CUDA 13) must not cost the register count. The whole file only if that fails (the
         # lexical split missed something the kernels need).
-        # A file with template kernels goes whole first: their instantiations come from host
-        # code (often from host templates) that the device-only split cannot follow.
+        # A template kernel that no instantiation request names (it is instantiated inside host
+        # templates, which the device-only split cannot follow) sends the whole file first.
         dc = _device_code(src, inc, insts)
-        # (instantiations named by the caller make the device code complete for those)
-        whole_first = dc is None or (dc.has_templates and not insts)
+        whole_first = dc is None or bool(dc.uninstantiated and not insts)
         first = None
         if not whole_first:
             first = _nvcc_device_only(src, dc, cmd, sm, tool, version, timeout)
