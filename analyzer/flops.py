@@ -82,6 +82,7 @@ from typing import Optional, Union
 import sympy as sp
 
 from . import constprop, ir
+from .source_text import source_lines
 
 __all__ = [
     "FLOP_TABLE",
@@ -1042,28 +1043,13 @@ class _Walker:
         return out
 
 
-_SOURCE_CACHE: dict = {}
-
-
-def _source_lines(path: str) -> list[str]:
-    lines = _SOURCE_CACHE.get(path)
-    if lines is None:
-        if len(_SOURCE_CACHE) > 64:
-            _SOURCE_CACHE.clear()
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                lines = f.read().splitlines()
-        except OSError:
-            lines = []
-        _SOURCE_CACHE[path] = lines
-    return lines
 
 
 def _source_text(r: ir.SourceRange) -> str:
     """The text of a one-line range ("" when unavailable)."""
     if not r.file or r.line <= 0 or r.end_line != r.line:
         return ""
-    lines = _source_lines(r.file)
+    lines = source_lines(r.file)
     if r.line > len(lines):
         return ""
     return lines[r.line - 1][max(r.column - 1, 0):max(r.end_column - 1, 0)]
@@ -1075,7 +1061,7 @@ def _callee_from_source(e: ir.Call) -> str:
     r = e.range
     if not r.file or r.line <= 0:
         return ""
-    lines = _source_lines(r.file)
+    lines = source_lines(r.file)
     if r.line > len(lines):
         return ""
     m = _CALLEE_RE.match(lines[r.line - 1][max(r.column - 1, 0):])

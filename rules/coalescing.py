@@ -15,7 +15,7 @@ from .registry import RULES, rule
 
 
 def _accesses(k):
-    tab = k.extra.get("accesses")
+    tab = k.accesses
     return list(tab) if tab is not None else []
 
 
