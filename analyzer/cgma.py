@@ -702,7 +702,7 @@ def _tiling(fn: ir.Function, counts: KernelCounts, block: tuple, source_lines: l
                 written |= constprop.assigned_vars(e)
             if lp.step is not None:
                 for x in lp.step.walk():
-                    constprop._collect_writes(x, written)
+                    constprop.collect_writes(x, written)
             if index_vars & written:
                 varies = True
                 break

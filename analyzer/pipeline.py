@@ -89,7 +89,8 @@ class KernelFacts:
     function: ir.Function
     launch: LaunchConfig
     variables: list[VariableFact]
-    # Each is None when the run did not need it (see needed_facts) or the kernel has no body.
+    # Each is None when the run did not need it (see needed_facts); accesses and CGMA also
+    # when the kernel has no body.
     accesses: Optional[AccessTable] = None
     resources: Optional[ResourceFacts] = None
     occupancy: Optional[KernelOccupancy] = None
@@ -236,7 +237,7 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchCo
         kf.cgma = analyze_cgma(kernel, launch, params, source_lines(kernel.range.file))
         if "roofline" in needs:
             kf.roofline = kernel_roofline(kf.cgma, opts)
-    if "sync" in needs and has_body:
+    if "sync" in needs:
         kf.sync = KernelSync(kernel, launch, {**launch.param_values, **params})
     return kf
 

@@ -36,7 +36,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from . import constprop, ir
+from . import cint, constprop, ir
 from .simt_eval import SimtEval
 from .simt_log import BarrierEvent, BranchStats, ThreadSet, sample_blocks
 from .simt_values import _INT, BudgetExceeded, Mask, Ptr, V, _Ctx, _Frame
@@ -91,9 +91,7 @@ class Simt(SimtEval):
     def const(self, x) -> V:
         if isinstance(x, float):
             return V(np.full(self.n, x, dtype=np.float64), self.all.copy())
-        x = int(x)
-        if not -(1 << 63) <= x < (1 << 63):  # an unsigned 64-bit literal (CRC/hash constants)
-            x = ((x + (1 << 63)) % (1 << 64)) - (1 << 63)  # the same bits as int64
+        x = cint.as_int64_bits(int(x))  # an unsigned 64-bit literal (CRC/hash constants)
         return V(np.full(self.n, x, dtype=_INT), self.all.copy())
 
     def unknown(self) -> V:
@@ -404,7 +402,7 @@ class Simt(SimtEval):
         out: set = set()
         if s.step is not None:
             for x in s.step.walk():
-                constprop._collect_writes(x, out)
+                constprop.collect_writes(x, out)
         return out
 
     def _switch(self, s: ir.Switch, m: Mask, fr: _Frame) -> None:

@@ -14,10 +14,10 @@ from typing import Optional
 
 import numpy as np
 
-from . import ir
+from . import cint, ir
 from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
 from .simt_log import Access
-from .simt_values import (_INT, _U32, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame, _is_unsigned32,
+from .simt_values import (_INT, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
                           _space_of)
 
 MAX_INLINE_DEPTH = 6
@@ -394,8 +394,8 @@ class SimtEval:
             if v.is_float:
                 return self.unknown()
             r = ~v.v
-            if _is_unsigned32(e.type):
-                r = r & _U32
+            if cint.is_unsigned32(e.type):
+                r = cint.wrap_u32(r)
             return V(r, v.k.copy())
         return self.unknown()
 
@@ -466,9 +466,7 @@ class SimtEval:
                         return V(np.zeros(self.n, dtype=_INT), self.none.copy())
                     r = av / bs
                 else:
-                    q = np.abs(av) // np.abs(bs)
-                    q = np.where((av < 0) ^ (bs < 0), -q, q)
-                    r = q if op == "/" else av - bs * q
+                    r = cint.div_array(av, bs) if op == "/" else cint.mod_array(av, bs)
             elif op in ("<", ">", "<=", ">=", "==", "!="):
                 r = {"<": av < bv, ">": av > bv, "<=": av <= bv, ">=": av >= bv,
                      "==": av == bv, "!=": av != bv}[op].astype(_INT)
@@ -485,8 +483,8 @@ class SimtEval:
                     r = {"&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor}[op](av, bv)
             else:
                 return V(np.zeros(self.n, dtype=_INT), self.none.copy())
-        if not fl and t is not None and _is_unsigned32(t) and op in ("+", "-", "*", "<<", "~"):
-            r = r & _U32
+        if not fl and t is not None and cint.is_unsigned32(t) and op in ("+", "-", "*", "<<", "~"):
+            r = cint.wrap_u32(r)
         if not fl:
             r = r.astype(_INT, copy=False)
         else:
@@ -507,8 +505,8 @@ class SimtEval:
                 fin = np.isfinite(v.v) & (np.abs(v.v) < 9e18)
                 r = np.trunc(np.where(fin, v.v, 0.0)).astype(_INT)
             v = V(r, v.k & fin, v.t)
-        if _is_unsigned32(t):
-            return V(v.v & _U32, v.k, v.t)
+        if cint.is_unsigned32(t):
+            return V(cint.wrap_u32(v.v), v.k, v.t)
         if t.kind == "scalar" and t.size == 1 and "bool" in t.spelling:
             return V((v.v != 0).astype(_INT), v.k, v.t)
         return v
@@ -656,7 +654,7 @@ class SimtEval:
                     r = np.log2(a.v.astype(np.float64))
                     return V(np.where(np.isfinite(r), r, 0.0), a.k & np.isfinite(r))
                 if name == "__popc" and not a.is_float:
-                    x = a.v & _U32
+                    x = cint.wrap_u32(a.v)
                     cnt = np.zeros_like(x)
                     for i in range(32):
                         cnt += (x >> i) & 1

@@ -12,7 +12,6 @@ import numpy as np
 from . import ir
 
 _INT = np.int64
-_U32 = 0xFFFFFFFF
 
 
 class BudgetExceeded(Exception):
@@ -118,12 +117,6 @@ def _space_of(var: ir.Variable) -> str:
     if st == "param":
         return "global"
     return "local"
-
-
-def _is_unsigned32(t: ir.CType) -> bool:
-    sp = t.spelling.replace("const ", "").replace("volatile ", "").strip()
-    return t.kind == "scalar" and t.size == 4 and not t.is_float and (
-        sp.startswith("unsigned") or sp in ("uint", "uint32_t", "unsigned"))
 
 
 def _elem_size(t: Optional[ir.CType]) -> Optional[int]:

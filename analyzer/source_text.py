@@ -20,3 +20,13 @@ def source_lines(path: str) -> list[str]:
             lines = []
         _CACHE[path] = lines
     return lines
+
+
+def range_text(r) -> str:
+    """The source text of a one-line :class:`~.ir.SourceRange` ("" when unavailable)."""
+    if not r.file or r.line <= 0 or r.end_line != r.line:
+        return ""
+    lines = source_lines(r.file)
+    if r.line > len(lines):
+        return ""
+    return lines[r.line - 1][max(r.column - 1, 0):max(r.end_column - 1, 0)]
