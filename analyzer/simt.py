@@ -47,7 +47,9 @@ STEP_BUDGET = 40_000
 
 
 class Simt(SimtEval):
-    """Run a kernel for a set of threads. Results: ``races``, ``branches``, ``barriers``."""
+    """Run a kernel for a set of threads. Results: ``branches`` (with ``on_branch``),
+    ``barriers``, ``complete``, ``out_of_bounds``; with ``record``, each barrier interval's
+    accesses go to :meth:`interval_closed`."""
 
     def __init__(self, kernel: ir.Function, threads: ThreadSet, params: dict,
                  uniform: Optional[Callable[[ir.Expr], bool]] = None, record: bool = True,
