@@ -757,9 +757,9 @@ def kernel_launch_sites(fn: ir.Function, tu: Optional[ir.TranslationUnit]) -> li
     """The launch sites of this kernel (instantiation) in the file."""
     if tu is None:
         return []
-    from .launch import _site_matches
+    from .launch import site_matches
 
-    return [s for s in tu.launches if _site_matches(s, fn)]
+    return [s for s in tu.launches if site_matches(s, fn)]
 
 
 def kernel_occupancy(fn: ir.Function, lc, tu: Optional[ir.TranslationUnit], res: ResourceFacts,

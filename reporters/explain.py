@@ -7,6 +7,7 @@ from typing import Optional
 
 from .. import __version__
 from ..analyzer.pipeline import FileAnalysis
+from .explain_text import renderer
 from .sync_text import render_sync_text
 
 
@@ -68,7 +69,7 @@ def render_explain_text(analyses: list[FileAnalysis], arch: str, color: bool = F
                           v.memory, v.scope, v.lifetime, _fmt_bytes(v.bytes), esc(why))
             console.print(t)
             for val in (k.accesses, k.resources, k.occupancy, k.cgma, k.roofline):
-                render = getattr(val, "render_text", None)
+                render = renderer(val)
                 if render is not None:
                     console.print(render())
             if k.sync is not None:
