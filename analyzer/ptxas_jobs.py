@@ -81,8 +81,9 @@ def _compile(key: tuple, instantiations: tuple = ()):
 
 def wanted(opts) -> bool:
     """Whether an analysis with these options uses ptxas at all."""
+    facts = getattr(opts, "facts", None)
     return bool(getattr(opts, "use_ptxas", True)) and not os.environ.get("CUDALINT_NO_PTXAS") \
-        and getattr(opts, "frontend", "clang") != "pycparser"
+        and getattr(opts, "frontend", "clang") != "pycparser" and (facts is None or "resources" in facts)
 
 
 def start(path: str, opts) -> None:

@@ -114,20 +114,12 @@ def time_limit(seconds: Optional[float]):
         signal.signal(signal.SIGALRM, old)
 
 
-# Rule families that read ptxas' report: CL4 (occupancy, launch resources) directly, CL1 through
-# the local-memory placement the report confirms or refutes. Other selections skip ptxas.
-RESOURCE_RULE_PREFIXES = ("CL1", "CL4")
-
-
-def needs_resources(copts: "CheckOptions") -> bool:
-    return any(copts.enabled(r.code) for r in all_rules() if r.code.startswith(RESOURCE_RULE_PREFIXES))
-
-
 def effective_options(aopts: AnalysisOptions, copts: "CheckOptions") -> AnalysisOptions:
-    """``aopts`` with ptxas turned off when no selected rule needs its report."""
-    if aopts.use_ptxas and not needs_resources(copts):
-        import dataclasses
-        return dataclasses.replace(aopts, use_ptxas=False)
+    """``aopts`` with ``facts`` set to what the selected rules read (unless set already): a run
+    whose rules read no resources computes none, and so never runs ptxas."""
+    if aopts.facts is None:
+        codes = [r.code for r in all_rules() if r.check is not None and copts.enabled(r.code)]
+        aopts = replace(aopts, facts=needed_facts(codes))
     return aopts
 
 
@@ -137,11 +129,8 @@ def check_file(path: str, aopts: Optional[AnalysisOptions] = None,
     """Analyse and check one file. Never raises: an internal failure or a file that takes
     longer than ``time_limit_s`` becomes CL000."""
     copts = copts or CheckOptions()
-    aopts = effective_options(aopts or AnalysisOptions(), copts)
     try:
-        if aopts.facts is None:  # compute only what the selected rules read
-            codes = [r.code for r in all_rules() if r.check is not None and copts.enabled(r.code)]
-            aopts = replace(aopts, facts=needed_facts(codes))
+        aopts = effective_options(aopts or AnalysisOptions(), copts)
         with time_limit(time_limit_s):
             fa = analyze_file(path, aopts)
             return check_analysis(fa, copts), fa

@@ -135,7 +135,7 @@ def test_explain_says_where_the_registers_came_from(tmp_path, monkeypatch):
     src = tmp_path / "old.cu"
     src.write_text(OLD_HOST)
     fa = analyze_file(str(src), AnalysisOptions())
-    res = {k.name: k.extra["resources"] for k in fa.kernels}
+    res = {k.name: k.resources for k in fa.kernels}
     want = _direct(_kernels_only(OLD_HOST, 128, 64), tmp_path)
     assert res["saxpy"].registers_source == "ptxas" and res["saxpy"].registers == want["_Z5saxpyPfS_f"]
     # scale<float, local_bs> names a host-local constant: found through clang's instantiations
@@ -160,7 +160,7 @@ def test_whole_file_tried_first_says_why_it_failed(tmp_path, monkeypatch):
     want = _direct(_kernels_only(OLD_HOST), tmp_path)
     assert rep.find("saxpy").registers == want["_Z5saxpyPfS_f"]
     fa = analyze_file(str(src), AnalysisOptions())
-    res = {k.name: k.extra["resources"] for k in fa.kernels}
+    res = {k.name: k.resources for k in fa.kernels}
     assert res["saxpy"].registers_source == "ptxas"
     assert any("device code alone" in n and "cudaThreadSynchronize" in n for n in res["saxpy"].notes)
 
