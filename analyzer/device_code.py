@@ -5,7 +5,7 @@ compilers reject (``cudaThreadSynchronize``, removed in CUDA 13, is all over Pol
 while every kernel compiles. To read ptxas' register report anyway, cudalint compiles only
 what the kernels need: every ``__global__`` function of the file and, transitively, the
 ``__device__`` functions, device/constant variables, constants, types and macros they refer
-to (the lexical splitter of ``commands/validate_source``, which ``validate`` already uses to
+to (the lexical splitter of ``device_source``, which ``validate`` already uses to
 hand one kernel to NVRTC). Each kept piece keeps its ``#line``, so compiler messages point into
 the user's file.
 
@@ -99,7 +99,7 @@ def _balanced_angle(text: str, i: int) -> Optional[int]:
 def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str] = None) -> DeviceCode:
     """Device-only code of ``path`` (all its kernels). Raises ``ValueError`` when the file has
     no kernel, ``OSError`` when it cannot be read."""
-    from ..commands.validate_source import (_expand_includes, _flatten, _strip_comments_and_strings,
+    from .device_source import (_expand_includes, _flatten, _strip_comments_and_strings,
                                             split_top_level)
 
     if text is None:
