@@ -9,12 +9,14 @@ address, the same one the coalescing model uses) is bounded by interval arithmet
 - kernel parameters at their ``--param`` / launch-site values (or the stated default).
 
 Branch conditions (``if (i < n)``) are ignored, so a guarded access is sized for the grid: a
-bound that is never too small. An offset that depends on data read from memory (a gather) or
-that cannot be bounded gets the size of the largest bounded buffer (at least one element per
-thread of the grid), and says so; ``--size ARG=ELEMENTS`` overrides any of these. Integer
-buffers are filled with random values in ``[0, smallest buffer)``, so indices read from them
-stay inside every buffer; floating-point buffers with values in ``[0.5, 1.5)`` (never zeros);
-bytes with ``1..100``. The total is capped (``max_total_bytes``): buffers are bounded.
+bound that is never too small. A counted loop's counter is bounded by its trip count, also for a
+grid-stride loop (``for (i = tid; i < n; i += blockDim.x * gridDim.x)`` touches ``n`` elements).
+Integer buffers are filled with random values in ``[0, smallest sized buffer)``; an offset that
+depends on values read from a buffer the kernel never writes (a gather ``v[idx[i]]``, CSR row
+bounds) is bounded with those values' range in a second pass. An offset that still cannot be
+bounded is refused with the index and ``--size ARG=ELEMENTS`` to pass: the kernel is never run
+with a buffer that may be too small. Floating-point buffers hold values in ``[0.5, 1.5)`` (never
+zeros); bytes ``1..100``. The total is capped (``max_total_bytes``): buffers are bounded.
 """
 from __future__ import annotations
 
@@ -190,7 +192,10 @@ def interval(e, env: dict):
             return (v, v)
         if x.is_Symbol:
             return env.get(x)
-        if isinstance(x, (S.MemLoad, S.Opaque)):
+        if isinstance(x, S.MemLoad):
+            # a value read from a buffer whose contents the plan chose (see build_plan)
+            return env.get(("memload", str(x.args[0])))
+        if isinstance(x, S.Opaque):
             return None
         if x.is_Add:
             lo = hi = 0
@@ -211,6 +216,8 @@ def interval(e, env: dict):
             return (lo, hi)
         if x.is_Pow:
             b, p = iv(x.base), x.exp
+            if b is not None and p == -1 and b[0] > 0:  # a division by a positive quantity
+                return (1 / b[1], 1 / b[0])
             if b is None or not p.is_Integer or int(p) < 0:
                 return None
             k = int(p)
@@ -298,7 +305,6 @@ def symbol_ranges(syms, bindings, block, grid, params: Optional[dict] = None) ->
     env: dict = {}
     notes: list[str] = []
     params = params or {}
-    iters = []
     for s, info in syms.info.items():
         k = info.kind
         if k == S.THREAD:
@@ -323,10 +329,16 @@ def symbol_ranges(syms, bindings, block, grid, params: Optional[dict] = None) ->
             if v is not None:
                 v = float(v) if not float(v).is_integer() else int(v)
                 env[s] = (v, v)
-        elif k == S.ITER:
-            iters.append((s, info))
-    # loop counters: [0, trip - 1], trips evaluated with the ranges found so far (outer loops
-    # may appear in inner trip counts: repeat a few times)
+    _iteration_ranges(syms, env)
+    return env, notes
+
+
+def _iteration_ranges(syms, env: dict) -> None:
+    """Loop counters: [0, trip - 1], trips evaluated with the ranges found so far (outer loops
+    may appear in inner trip counts: repeat a few times)."""
+    from ..analyzer import symbolic as S
+
+    iters = [(s, info) for s, info in syms.info.items() if info.kind == S.ITER]
     for _ in range(4):
         changed = False
         for s, info in iters:
@@ -341,7 +353,6 @@ def symbol_ranges(syms, bindings, block, grid, params: Optional[dict] = None) ->
                 changed = True
         if not changed:
             break
-    return env, notes
 
 
 @dataclass
@@ -366,8 +377,10 @@ def offset_bounds(offset, elem_bytes: int, env: dict) -> Optional[tuple[float, f
     return (r[0], r[1] + (elem_bytes or 1))
 
 
-def buffer_bounds(kf, params: Optional[dict] = None) -> dict[str, BufferBound]:
-    """Per pointer parameter of the kernel: the byte range its accesses can touch over the grid."""
+def buffer_bounds(kf, params: Optional[dict] = None, load_ranges: Optional[dict] = None) -> dict[str, BufferBound]:
+    """Per pointer parameter of the kernel: the byte range its accesses can touch over the grid.
+    ``load_ranges``: {buffer name: (lo, hi)} of the values the kernel reads from that buffer
+    (indices read from memory: a gather, CSR row bounds)."""
     tab = kf.extra.get("accesses")
     out: dict[str, BufferBound] = {}
     for p in kf.function.params:
@@ -380,6 +393,9 @@ def buffer_bounds(kf, params: Optional[dict] = None) -> dict[str, BufferBound]:
     ev = tab.evaluator
     grid = kf.launch.grid or (1, 1, 1)
     env, _ = symbol_ranges(ev.syms, ev.b, tuple(kf.launch.block), tuple(grid), params)
+    if load_ranges:
+        env.update({("memload", k): v for k, v in load_ranges.items()})
+        _iteration_ranges(ev.syms, env)  # trip counts may read memory (CSR row bounds)
     by_var = {id(p): p.name for p in kf.function.params if p.type.kind == "pointer"}
     for a in tab.accesses:
         var = a.variable
@@ -491,17 +507,30 @@ def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
             args.append(a)
         else:
             raise PlanError(f"parameter `{p.name}` of type `{t.spelling}` cannot be passed by value yet")
-    bounded_elems = [a.elements for a in args if a.kind == "buffer" and a.source.startswith("index")]
-    for a in pending_fallback:
-        a.elements = max([total_threads] + bounded_elems)
-        assumptions.append(f"`{a.name}`: {a.elements} elements ({a.source.split('(', 1)[1].rstrip(')')})")
-    # integer buffers: values that index every buffer safely
-    buf_elems = [a.elements for a in args if a.kind == "buffer" and a.source != "not accessed by the kernel"]
-    smallest = min(buf_elems) if buf_elems else 1
+    # Integer buffers hold random values in [0, smallest sized buffer): an index read from one
+    # (a gather, CSR row bounds) then has a known range, and the buffers it indexes are sized
+    # for it in a second pass. What is still unbounded is refused, never guessed.
+    buf_elems = [a.elements for a in args if a.kind == "buffer" and a.elements  # (pending: 0)
+                 and a.source != "not accessed by the kernel"]
+    smallest = min(buf_elems) if buf_elems else max(1, total_threads)
     for a in args:
         if a.kind == "buffer" and a.fill == "int" and a.int_range is None:
-            hi = max(1, min(smallest, _int_max(a.dtype) + 1))
-            a.int_range = (0, hi)
+            a.int_range = (0, max(1, min(smallest, _int_max(a.dtype) + 1)))
+    if pending_fallback:
+        ranges = _load_ranges(args, bounds)
+        again = buffer_bounds(kf, params, ranges)
+        for a in pending_fallback:
+            b = again.get(a.name)
+            if b is None or not b.bounded or b.hi is None:
+                why = (b.why if b is not None and b.why else a.source.split("(", 1)[1].rstrip(")"))
+                raise PlanError(f"cannot size the buffer of `{a.name}`: {why.split('; pass')[0]}; the kernel "
+                                f"could read or write past any size chosen here: pass --size {a.name}=ELEMENTS")
+            a.elements = max(1, math.ceil(b.hi / a.elem_bytes))
+            if b.lo is not None and b.lo < 0:
+                a.front_pad = math.ceil(math.ceil(-b.lo / ALIGN) * ALIGN / a.elem_bytes)
+            src = ", ".join(f"`{k}` in [{lo}, {hi}]" for k, (lo, hi) in sorted(ranges.items())
+                            if any(x.name == k and x.fill != "float" for x in args))
+            a.source = f"index analysis over the whole grid, with the values read from {src}"
     if any(a.kind == "buffer" and a.fill == "int" for a in args):
         assumptions.append(f"integer buffers hold random values in [0, {smallest}) so that indices read "
                            "from them stay inside every buffer")
@@ -513,6 +542,24 @@ def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
         raise PlanError(f"the buffers would take {plan.total_bytes / 2**20:.0f} MiB, over the limit of "
                         f"{max_total_bytes / 2**20:.0f} MiB: pass --size ARG=ELEMENTS or a smaller --grid/--param")
     return plan
+
+
+def _load_ranges(args: list, bounds: dict) -> dict:
+    """{buffer: (lo, hi)} of the values the kernel can read from buffers it never writes (their
+    contents are the plan's random fill): integers in ``int_range``, booleans 0..1, bytes 1..100,
+    floats (a cast to int) 0..1."""
+    out = {}
+    for a in args:
+        b = bounds.get(a.name)
+        if a.kind != "buffer" or b is None or b.stores:
+            continue
+        if a.fill in ("int", "bool") and a.int_range:
+            out[a.name] = (a.int_range[0], a.int_range[1] - 1)
+        elif a.fill == "bytes":
+            out[a.name] = (1, 100)
+        elif a.fill == "float":
+            out[a.name] = (0, 1)
+    return out
 
 
 def _dtype_bytes(dt: str) -> int:
