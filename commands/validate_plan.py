@@ -54,6 +54,8 @@ class ArgSpec:
     elem_bytes: int = 0
     read: bool = False
     written: bool = False
+    fields: list = field(default_factory=list)  # struct: [{"name", "offset", "dtype", "value"|"buffer"}]
+    member_of: str = ""  # buffer of a pointer field of a struct passed by value
 
     @property
     def bytes(self) -> int:
@@ -61,6 +63,11 @@ class ArgSpec:
 
     def to_job(self) -> dict:
         d = {"name": self.name, "kind": self.kind, "ctype": self.ctype, "dtype": self.dtype}
+        if self.member_of:
+            d["member_of"] = self.member_of
+        if self.kind == "struct":
+            d.update(size=self.elem_bytes, fields=list(self.fields))
+            return d
         if self.kind == "buffer":
             d.update(count=(self.elements + self.front_pad) * self.components + math.ceil(SLACK_BYTES / max(1, self.elem_bytes // self.components)),
                      offset=self.front_pad * self.components, fill=self.fill,
@@ -78,6 +85,8 @@ class ArgSpec:
                 d["front_pad_elements"] = self.front_pad
             if self.int_range:
                 d["int_range"] = list(self.int_range)
+        elif self.kind == "struct":
+            d.update(bytes=self.elem_bytes, fields=list(self.fields), source=self.source)
         else:
             d.update(value=self.value, source=self.source)
         return d
@@ -397,6 +406,11 @@ def buffer_bounds(kf, params: Optional[dict] = None, load_ranges: Optional[dict]
         env.update({("memload", k): v for k, v in load_ranges.items()})
         _iteration_ranges(ev.syms, env)  # trip counts may read memory (CSR row bounds)
     by_var = {id(p): p.name for p in kf.function.params if p.type.kind == "pointer"}
+    for a in tab.accesses:  # p.x of a struct p passed by value: a buffer of its own
+        v = a.variable
+        if v is not None and v.storage == "param" and "." in v.name and id(v) not in by_var:
+            by_var[id(v)] = v.name
+            out.setdefault(v.name, BufferBound(v.name))
     for a in tab.accesses:
         var = a.variable
         name = by_var.get(id(var)) if var is not None else None
@@ -437,11 +451,14 @@ def _scalar_value(p, params: dict, launch) -> tuple[float, str]:
 
 
 def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
-               max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES, globals_: Optional[list] = None) -> LaunchPlan:
+               max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES, globals_: Optional[list] = None,
+               struct_layouts: Optional[dict] = None) -> LaunchPlan:
     """The launch of kernel facts ``kf``: grid, block, dynamic shared memory and every argument.
 
-    ``params``: ``--param`` values; ``sizes``: ``--size ARG=ELEMENTS``. Raises PlanError when
-    the kernel cannot be run safely (unknown grid, pointer to pointer, buffers over the cap)."""
+    ``params``: ``--param`` values; ``sizes``: ``--size ARG=ELEMENTS``; ``struct_layouts``:
+    {parameter: (fields, bytes, why)} of structs passed by value (``validate_struct``). Raises
+    PlanError when the kernel cannot be run safely (unknown grid, pointer to pointer, an index
+    that cannot be bounded, buffers over the cap)."""
     params = dict(params or {})
     sizes = dict(sizes or {})
     launch = kf.launch
@@ -450,7 +467,9 @@ def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
     block, grid = tuple(launch.block), tuple(launch.grid)
     threads = block[0] * block[1] * block[2]
     total_threads = threads * grid[0] * grid[1] * grid[2]
+    layouts = dict(struct_layouts or {})
     names = {p.name for p in kf.function.params}
+    names |= {f"{k}.{f.name}" for k, (fs, _, _) in layouts.items() for f in (fs or ())}
     for k in list(sizes) + list(params):
         if k not in names:
             raise PlanError(f"`{k}` is not a parameter of {kf.name} (parameters: {', '.join(p.name for p in kf.function.params) or 'none'})")
@@ -469,30 +488,10 @@ def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
             elem_bytes = (t.element.size if t.element is not None and t.element.size else
                           _dtype_bytes(dt) * comps)
             a = ArgSpec(p.name, "buffer", t.spelling, dt, comps, fill=fill, elem_bytes=elem_bytes)
-            b = bounds.get(p.name)
-            if b is not None:
-                a.read, a.written = b.loads > 0, b.stores > 0
-            if p.name in sizes:
-                a.elements = int(sizes[p.name])
-                a.source = "--size"
-            elif b is None or b.accesses == 0:
-                a.elements = max(1, math.ceil(ALIGN / elem_bytes))
-                a.source = "not accessed by the kernel"
-                a.fill = fill
-            elif b.bounded and b.hi is not None:
-                a.elements = max(1, math.ceil(b.hi / elem_bytes))
-                if b.lo is not None and b.lo < 0:
-                    pad_bytes = math.ceil(-b.lo / ALIGN) * ALIGN
-                    a.front_pad = math.ceil(pad_bytes / elem_bytes)
-                    assumptions.append(f"`{p.name}` is indexed up to {int(-b.lo)} bytes before the pointer: "
-                                       f"{pad_bytes} bytes allocated in front")
-                a.source = "index analysis over the whole grid"
-            else:
-                a.source = f"fallback ({b.why}; pass --size {p.name}=N)"
-                pending_fallback.append(a)
-            if fill == "bool":
-                a.int_range = (0, 2)
+            _size_buffer(a, bounds.get(p.name), sizes, pending_fallback, assumptions)
             args.append(a)
+        elif t.kind == "record" and p.name in layouts:
+            args.extend(_struct_args(p, layouts[p.name], params, bounds, sizes, pending_fallback, assumptions))
         elif t.kind in ("scalar", "vector") or (t.kind == "unknown" and t.size):
             dt, comps, fill = numpy_dtype(t)
             if dt is None or comps != 1:
@@ -542,6 +541,70 @@ def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
         raise PlanError(f"the buffers would take {plan.total_bytes / 2**20:.0f} MiB, over the limit of "
                         f"{max_total_bytes / 2**20:.0f} MiB: pass --size ARG=ELEMENTS or a smaller --grid/--param")
     return plan
+
+
+def _size_buffer(a: ArgSpec, b: Optional[BufferBound], sizes: dict, pending: list, assumptions: list) -> None:
+    """Elements of buffer ``a`` from ``--size``, else its accesses' bounds (or pending: sized
+    in build_plan's second pass, or refused)."""
+    if b is not None:
+        a.read, a.written = b.loads > 0, b.stores > 0
+    if a.name in sizes:
+        a.elements = int(sizes[a.name])
+        a.source = "--size"
+    elif b is None or b.accesses == 0:
+        a.elements = max(1, math.ceil(ALIGN / a.elem_bytes))
+        a.source = "not accessed by the kernel"
+    elif b.bounded and b.hi is not None:
+        a.elements = max(1, math.ceil(b.hi / a.elem_bytes))
+        if b.lo is not None and b.lo < 0:
+            pad_bytes = math.ceil(-b.lo / ALIGN) * ALIGN
+            a.front_pad = math.ceil(pad_bytes / a.elem_bytes)
+            assumptions.append(f"`{a.name}` is indexed up to {int(-b.lo)} bytes before the pointer: "
+                               f"{pad_bytes} bytes allocated in front")
+        a.source = "index analysis over the whole grid"
+    else:
+        a.source = f"fallback ({b.why}; pass --size {a.name}=N)"
+        pending.append(a)
+    if a.fill == "bool":
+        a.int_range = (0, 2)
+
+
+def _struct_args(p, layout, params: dict, bounds: dict, sizes: dict, pending: list, assumptions: list) -> list:
+    """A struct passed by value: its bytes (pointer fields pointing at buffers of their own,
+    named ``p.field``, scalar fields from --param or the default), then those buffers."""
+    fields, size, why = layout
+    if fields is None:
+        raise PlanError(f"parameter `{p.name}` of type `{p.type.spelling}`: {why}")
+    out: list = []
+    desc: list = []
+    for f in fields:
+        full = f"{p.name}.{f.name}"
+        if f.kind == "pointer":
+            if f.is_float:
+                dt, fill = {2: "float16", 8: "float64"}.get(f.pointee_size, "float32"), "float"
+            elif f.pointee_size in (1, 2, 4, 8) and "struct" not in f.pointee and "*" not in f.pointee:
+                dt, fill = ("uint" if f.pointee.startswith("unsigned") else "int") + str(8 * f.pointee_size), "int"
+            else:
+                dt, fill = "uint8", "bytes"
+            comps = f.pointee_size if fill == "bytes" else 1
+            a = ArgSpec(full, "buffer", f"{f.pointee} *", dt, comps, fill=fill, elem_bytes=f.pointee_size)
+            _size_buffer(a, bounds.get(full), sizes, pending, assumptions)
+            a.member_of = p.name
+            out.append(a)
+            desc.append({"name": f.name, "offset": f.offset, "dtype": "uint64", "buffer": full})
+        elif f.kind == "scalar":
+            if full in params:
+                v, src = params[full], "--param"
+            else:
+                v, src = (1.0, "default") if f.is_float else (DEFAULT_SCALAR, "default")
+                assumptions.append(f"{full} = {v}: default (no value given; pass --param {full}=V)")
+            desc.append({"name": f.name, "offset": f.offset, "dtype": f.dtype, "value": v, "source": src})
+        else:
+            desc.append({"name": f.name, "offset": f.offset, "dtype": f"V{f.size}", "zero": True})
+            assumptions.append(f"{full}: {f.size} bytes of zeros (a nested aggregate is not filled)")
+    s = ArgSpec(p.name, "struct", p.type.spelling, "void", fill="none", elem_bytes=size, fields=desc,
+                source="by value, layout from clang")
+    return [s] + out
 
 
 def _load_ranges(args: list, bounds: dict) -> dict:

@@ -18,7 +18,7 @@ import io
 import re
 from typing import Optional
 
-__all__ = ["parse_nvdisasm", "parse_source_page", "base_name", "match_function", "instructions",
+__all__ = ["parse_nvdisasm", "parse_source_page", "base_name", "match_function", "mismatch", "instructions",
            "per_line", "compare_lines"]
 
 _SPACES = {"Global": "global", "Shared": "shared", "Local": "local"}
@@ -107,12 +107,27 @@ def match_function(rows: list, funcs: dict) -> Optional[str]:
     """The disassembled function whose instructions are the profiled ones (same opcodes in the
     same order), or None when none matches (then lines cannot be given)."""
     seq = _opcodes(r.get("Source", "") for r in rows)
+    best, best_d = None, None
     for fn, ins in funcs.items():
         ops = _opcodes(t for _, (_, t) in sorted(ins.items()))
         n = min(len(seq), len(ops))
-        if n and ops[:n] == seq[:n] and abs(len(ops) - len(seq)) <= 8:
-            return fn
-    return None
+        if n and ops[:n] == seq[:n]:  # nvdisasm may list trailing padding the profiler omits
+            d = abs(len(ops) - len(seq))
+            if best_d is None or d < best_d:
+                best, best_d = fn, d
+    return best
+
+
+def mismatch(rows: list, funcs: dict) -> str:
+    """Why no function matched: the instruction counts and the first differing opcode."""
+    seq = _opcodes(r.get("Source", "") for r in rows)
+    out = []
+    for fn, ins in funcs.items():
+        ops = _opcodes(t for _, (_, t) in sorted(ins.items()))
+        k = next((i for i, (a, b) in enumerate(zip(seq, ops)) if a != b), min(len(seq), len(ops)))
+        out.append(f"{fn}: {len(ops)} instructions disassembled, {len(seq)} profiled, first difference at "
+                   f"{k} ({seq[k] if k < len(seq) else '-'} vs {ops[k] if k < len(ops) else '-'})")
+    return "; ".join(out[:3]) or "no function in the cubin"
 
 
 def instructions(rows: list, lines: dict) -> list:

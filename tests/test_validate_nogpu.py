@@ -289,6 +289,65 @@ def test_unbounded_index_is_refused_not_guessed(tmp_path):
     assert a["in"].elements == 100000 and a["in"].source == "--size"
 
 
+def test_struct_of_arrays_passed_by_value(tmp_path):
+    """`SoA3 p` by value (issue 12: refused before): its bytes come from clang's layout, each
+    pointer field gets a buffer of its own sized by the accesses p.x[i], p.y[i], p.z[i]."""
+    from cudalint.commands.validate import _struct_layouts
+
+    src = """
+        struct SoA3 { float *x; float *y; float *z; };
+        struct Cfg { int n; char tag; double scale; };
+        __global__ void soa(SoA3 p, Cfg c, int n) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (i < n) { p.x[i] *= 2.0f; p.y[i] += p.z[i + 1]; }
+        }
+        int main() { SoA3 p; Cfg c; soa<<<1024, 128>>>(p, c, 131072); }
+        """
+    kf, fa = _kernel(tmp_path, src, "soa")
+    accs = kf.to_json()["accesses"]
+    assert {a["array"] for a in accs} == {"p.x", "p.y", "p.z"}
+    # coalesced (4 sectors), p.z[i + 1] one float off (5): addresses known, not opaque
+    assert {(a["array"], a["sectors_per_request"]) for a in accs} == {("p.x", 4), ("p.y", 4), ("p.z", 5)}
+    layouts = _struct_layouts(kf, fa.path, [], [], "c++17", "sm_90")
+    plan = build_plan(kf, {"c.scale": 0.5}, struct_layouts=layouts)
+    a = {x.name: x for x in plan.args}
+    assert a["p"].kind == "struct" and a["p"].elem_bytes == 24
+    assert [(f["name"], f["offset"], f.get("buffer")) for f in a["p"].fields] == [
+        ("x", 0, "p.x"), ("y", 8, "p.y"), ("z", 16, "p.z")]
+    assert a["p.x"].elements == 131072 and a["p.z"].elements == 131073 and a["p.x"].member_of == "p"
+    # Cfg: int at 0, char at 4, double at 8 (16 bytes); values from --param or the default
+    assert a["c"].elem_bytes == 16
+    assert [(f["name"], f["offset"], f["dtype"], f["value"]) for f in a["c"].fields] == [
+        ("n", 0, "int32", 1024), ("tag", 4, "int8", 1024), ("scale", 8, "float64", 0.5)]
+    assert any("c.n = 1024" in x for x in plan.assumptions)
+    job = plan.to_job()
+    kernel_args = [x["name"] for x in job["args"] if not x.get("member_of")]
+    assert kernel_args == ["p", "c", "n"]  # the kernel's parameters, in order
+    with pytest.raises(PlanError, match="not a parameter"):
+        build_plan(kf, {"c.nope": 1}, struct_layouts=layouts)
+
+
+def test_runner_packs_a_struct_with_its_c_layout():
+    import numpy as np
+
+    from cudalint.commands import validate_runner as VR
+
+    class Buf:
+        def __init__(self, ptr):
+            self.data = type("D", (), {"ptr": ptr})
+
+    a = {"name": "p", "kind": "struct", "size": 24,
+         "fields": [{"name": "x", "offset": 0, "dtype": "uint64", "buffer": "p.x"},
+                    {"name": "n", "offset": 8, "dtype": "int32", "value": 7},
+                    {"name": "s", "offset": 16, "dtype": "float64", "value": 0.5}]}
+    v = VR._struct_value(np, a, {"p.x": Buf(0x7F0012345600)})
+    raw = bytes(v)
+    assert len(raw) == 24
+    assert int.from_bytes(raw[0:8], "little") == 0x7F0012345600
+    assert int.from_bytes(raw[8:12], "little") == 7 and raw[12:16] == b"\0" * 4
+    assert np.frombuffer(raw[16:24], dtype=np.float64)[0] == 0.5
+
+
 def test_negative_offsets_get_front_padding(tmp_path):
     kf, _ = _kernel(tmp_path, """
         __global__ void s(const float* in, float* out) {
