@@ -431,7 +431,7 @@ def _per_access(kf, work: str, tag: str, timeout: float, arch: str, inc, std: st
         except (OSError, subprocess.TimeoutExpired) as e:
             tried.append(f"nvdisasm failed: {e}")
             continue
-        funcs = parse_nvdisasm(p.stdout)
+        funcs = parse_nvdisasm(p.stdout, kf.function.range.file)
         if not funcs:
             tried.append(f"nvdisasm gave no code for {os.path.basename(cubin)} (exit {p.returncode}: "
                          f"{(p.stderr or p.stdout).strip()[-300:]})")

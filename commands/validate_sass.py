@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 from typing import Optional
 
@@ -47,20 +48,22 @@ def base_name(kernel_name: str) -> str:
     return s
 
 
-def parse_nvdisasm(text: str) -> dict:
-    """``nvdisasm -g`` output -> {function: {offset: (source line or None, instruction text)}}."""
+def parse_nvdisasm(text: str, source: Optional[str] = None) -> dict:
+    """``nvdisasm -g`` output -> {function: {offset: (source line or None, instruction text)}}.
+    With ``source``, lines of other files (an inlined header function) count as unknown."""
     out: dict = {}
     fn = None
     line = None
+    want = os.path.basename(source) if source else None
     for ln in (text or "").splitlines():
         m = re.match(r"^\s*\.text\.(\S+):", ln)
         if m:
             fn, line = m.group(1), None
             out[fn] = {}
             continue
-        m = re.search(r'//## File "[^"]*", line (\d+)', ln)
+        m = re.search(r'//## File "([^"]*)", line (\d+)', ln)
         if m:
-            line = int(m.group(1))
+            line = int(m.group(2)) if want is None or os.path.basename(m.group(1)) == want else None
             continue
         m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", ln)
         if m and fn is not None:

@@ -76,6 +76,13 @@ def test_instructions_get_their_source_lines_and_figures():
     assert lines[(32, "global", "store")]["measured"] == 4.0
 
 
+def test_lines_of_other_files_are_unknown():
+    text = NVDISASM.replace('//## File "/x/pb_atax.cu", line 32', '//## File "/inc/helpers.cuh", line 32')
+    lines = parse_nvdisasm(text, "/elsewhere/pb_atax.cu")["_Z12atax_kernel1iiPfS_S_"]
+    assert lines[0x10] == (None, "STG.E desc[UR8][R2.64], RZ")  # from the header: no line here
+    assert lines[0x20][0] == 34
+
+
 def test_no_match_when_the_code_differs():
     funcs = parse_nvdisasm(NVDISASM)
     rows = parse_source_page(SOURCE_PAGE)["atax_kernel1"]
