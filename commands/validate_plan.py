@@ -390,7 +390,7 @@ def buffer_bounds(kf, params: Optional[dict] = None, load_ranges: Optional[dict]
     """Per pointer parameter of the kernel: the byte range its accesses can touch over the grid.
     ``load_ranges``: {buffer name: (lo, hi)} of the values the kernel reads from that buffer
     (indices read from memory: a gather, CSR row bounds)."""
-    tab = kf.extra.get("accesses")
+    tab = kf.accesses
     out: dict[str, BufferBound] = {}
     for p in kf.function.params:
         if p.type.kind == "pointer":
