@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import os
 from typing import Optional
 
 from ..analyzer import ir
@@ -25,7 +24,7 @@ def _sync(ctx: RuleContext, kf):
 
 
 def _in_file(ctx: RuleContext, r: ir.SourceRange) -> bool:
-    return not r.file or os.path.abspath(r.file) == os.path.abspath(ctx.path)
+    return ctx.reportable(r)
 
 
 def _text(ctx: RuleContext, e: Optional[ir.Expr], limit: int = 60) -> str:

@@ -8,7 +8,6 @@ uncoalesced: CL203 says it cannot be known.
 """
 from __future__ import annotations
 
-import os
 
 from .context import RuleContext
 from .registry import RULES, rule
@@ -23,7 +22,7 @@ def _site(ctx: RuleContext, a):
     """Where to report an access: its own range when it is in the checked file, else the
     line of the call that leads to it."""
     r = a.range
-    if r is not None and r.file and os.path.abspath(r.file) != os.path.abspath(ctx.path):
+    if r is not None and r.file and not ctx.reportable(r):
         ev = a.event
         if ev is not None and ev.call_lines:
             from ..analyzer.ir import SourceRange

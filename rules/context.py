@@ -29,9 +29,14 @@ class RuleContext:
     def option(self, rule: Rule, name: str):
         return self.rule_options.get(rule.code, {}).get(name, rule.options.get(name))
 
+    def reportable(self, r: ir.SourceRange) -> bool:
+        """Is ``r`` in the checked file or in one of the user's headers analysed through it
+        (where a finding is reported at its own place)? A range in a system header is not."""
+        return self.analysis.reportable(r.file)
+
     def source_text(self, r: ir.SourceRange) -> str:
         """The source text of a single-line range (best effort for multi-line ones)."""
-        lines = self.analysis.source_lines
+        lines = self.analysis.lines_of(r.file)
         if not (1 <= r.line <= len(lines)):
             return ""
         if r.end_line == r.line:
@@ -44,5 +49,6 @@ class RuleContext:
         sev = self.severity_overrides.get(rule.code, severity or rule.severity)
         line, col = max(r.line, 1), max(r.column, 1)
         end_line, end_col = (r.end_line, r.end_column) if r.end_line else (line, col + 1)
-        return Diagnostic(rule.code, rule.name, sev, message, self.path, Location(line, col),
+        path = r.file if r.file and self.reportable(r) else self.path
+        return Diagnostic(rule.code, rule.name, sev, message, path, Location(line, col),
                           Location(end_line, end_col), kernel, fix, tuple(related))

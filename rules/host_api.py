@@ -16,7 +16,6 @@ What counts as checking an error:
 """
 from __future__ import annotations
 
-import os
 import re
 from typing import Optional
 
@@ -83,7 +82,7 @@ DEPRECATED = {
 
 
 def _in_file(ctx: RuleContext, r: ir.SourceRange) -> bool:
-    return bool(r.file) and os.path.abspath(r.file) == os.path.abspath(ctx.path)
+    return bool(r.file) and ctx.reportable(r)
 
 
 def _host_functions(ctx: RuleContext) -> list[ir.Function]:
@@ -198,7 +197,7 @@ def unchecked_error(ctx: RuleContext):
 def _name_range(ctx: RuleContext, c: ir.Call) -> ir.SourceRange:
     """The callee's identifier when the call is spelled at its range (else the whole call)."""
     r = c.range
-    lines = ctx.analysis.source_lines
+    lines = ctx.analysis.lines_of(r.file)
     if 1 <= r.line <= len(lines):
         text = lines[r.line - 1]
         col = r.column - 1

@@ -1,7 +1,6 @@
 """CL4xx: occupancy and launch resources (registers, shared memory, block size)."""
 from __future__ import annotations
 
-import os
 from typing import Optional
 
 from ..analyzer import ir
@@ -165,13 +164,13 @@ def _fraction(v, default: float) -> float:
 
 
 def _in_file(ctx: RuleContext, r: ir.SourceRange) -> bool:
-    return bool(r.file) and os.path.abspath(r.file) == os.path.abspath(ctx.path)
+    return bool(r.file) and ctx.reportable(r)
 
 
 def _kernel_range(ctx: RuleContext, fn: ir.Function) -> ir.SourceRange:
     """The first line of the kernel's definition (not the whole body)."""
     r = fn.range
-    lines = ctx.analysis.source_lines
+    lines = ctx.analysis.lines_of(r.file)
     end = len(lines[r.line - 1]) + 1 if 1 <= r.line <= len(lines) else r.column + 1
     return ir.SourceRange(r.file, r.line, r.column, r.line, max(end, r.column + 1))
 

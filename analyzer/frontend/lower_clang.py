@@ -1,13 +1,14 @@
 """Lower a libclang translation unit into the project's IR (``cudalint.analyzer.ir``).
 
 What gets lowered:
-- every kernel (``__global__``) defined in the main file; for a function template, each
+- every kernel (``__global__``) defined in the main file or in a project header it includes
+  (``project_files.ProjectScope``: not a system header, not the prelude, not excluded); for a function template, each
   specialization the file uses (launch or explicit instantiation) is lowered from clang's own
   instantiated body (concrete types, template arguments substituted), and the primary template
   is lowered too, with unbound non-type parameters as :class:`ir.TemplateParam`, when no
   instantiation is found;
 - device functions called from kernels (wherever they are defined, except the prelude);
-- host functions of the main file (for launch sites and host-API checks);
+- host functions of the main file and of its project headers (launch sites, host-API checks);
 - file-scope ``__device__``/``__constant__``/``__shared__``/``__managed__`` variables.
 
 Implicit conversions and parentheses are dropped; explicit casts are kept.
@@ -71,9 +72,12 @@ def srange(c: ci.Cursor) -> ir.SourceRange:
 
 
 class Lowerer:
-    def __init__(self, tu: ci.TranslationUnit, path: str, source_text: Optional[str] = None):
+    def __init__(self, tu: ci.TranslationUnit, path: str, source_text: Optional[str] = None,
+                 scope=None):
         self.tu = tu
         self.path = os.path.abspath(path)
+        self.scope = scope  # ProjectScope: which included files are the user's (None: main only)
+        self._in_scope: dict[str, bool] = {}
         text = source_text if source_text is not None else _read(path)
         self.source_lines = text.splitlines()
         self.source_bytes = text.encode("utf-8")
@@ -139,8 +143,21 @@ class Lowerer:
                 yield c
 
     def _in_main(self, c: ci.Cursor) -> bool:
+        """In the main file or in one of the user's headers (see ``project_files``)."""
         f = c.location.file
-        return f is not None and os.path.abspath(f.name) == self.path
+        if f is None:
+            return False
+        hit = self._in_scope.get(f.name)
+        if hit is None:
+            ap = os.path.abspath(f.name)
+            hit = ap == self.path or (self.scope is not None and
+                                      self.scope.contains(ap, c.location.is_in_system_header))
+            self._in_scope[f.name] = hit
+        return hit
+
+    def _bytes_of(self, name: str) -> bytes:
+        """The bytes of a file of the translation unit (the main file's may be an editor buffer)."""
+        return self.source_bytes if os.path.abspath(name) == self.path else _file_bytes(name)
 
     def _specializations(self, templates: list[ci.Cursor]) -> dict[int, list[ci.Cursor]]:
         # Explicit instantiations (`template __global__ void k<4>(float*);`) are not exposed
@@ -402,21 +419,20 @@ class Lowerer:
         """The declaration's source text before its name (where `__launch_bounds__` is)."""
         st, name = decl.extent.start, decl.location
         if st.file is None or name.file is None or st.file.name != name.file.name or \
-                os.path.abspath(st.file.name) != self.path or not 0 <= name.offset - st.offset < 600:
+                not 0 <= name.offset - st.offset < 600:
             return ""
-        return self.source_bytes[st.offset:name.offset].decode("utf-8", "replace")
+        return self._bytes_of(st.file.name)[st.offset:name.offset].decode("utf-8", "replace")
 
     def _text(self, c: ci.Cursor) -> str:
-        """Source text of a cursor in the main file ('' when its extent is not usable, e.g.
-        an expansion from a macro defined elsewhere)."""
+        """Source text of a cursor, read from its own file ('' when its extent is not usable,
+        e.g. an expansion from a macro defined elsewhere)."""
         st, en = c.extent.start, c.extent.end
-        if st.file is None or en.file is None or st.file.name != en.file.name or \
-                os.path.abspath(st.file.name) != self.path:
+        if st.file is None or en.file is None or st.file.name != en.file.name:
             return ""
         a, b = st.offset, en.offset
         if b < a or b - a > 400:
             return ""
-        return self.source_bytes[a:b].decode("utf-8", "replace")
+        return self._bytes_of(st.file.name)[a:b].decode("utf-8", "replace")
 
     def _device_function(self, ref: ci.Cursor) -> Optional[ir.Function]:
         """Lower a called device function (on demand), or return None if unavailable."""
@@ -430,6 +446,7 @@ class Lowerer:
         d = ref.get_definition() if not ref.is_definition() else ref
         if d is None:
             return None
+        self._in_main(d)  # remember whether its file is the user's (where findings go)
         primary = specialized_template(d) if d.get_num_template_arguments() > 0 else None
         if primary is not None and primary.kind != CK.FUNCTION_TEMPLATE:
             primary = None
@@ -657,11 +674,12 @@ class Lowerer:
     def _unroll_pragma(self, c: ci.Cursor) -> Optional[int]:
         """``#pragma unroll [N]`` on the lines right above the loop (pragmas are not cursors)."""
         line = c.extent.start.line
-        if _file(c.extent.start) and os.path.abspath(_file(c.extent.start)) != self.path:
-            return None
+        name = _file(c.extent.start)
+        lines = self.source_lines if not name or os.path.abspath(name) == self.path else \
+            self._bytes_of(name).decode("utf-8", "replace").splitlines()
         i = line - 2
         while i >= 0:
-            text = self.source_lines[i].strip() if i < len(self.source_lines) else ""
+            text = lines[i].strip() if i < len(lines) else ""
             if not text or text.startswith("//"):
                 i -= 1
                 continue
@@ -1225,5 +1243,6 @@ def _int_or_none(s: str) -> Optional[int]:
 
 
 def lower_translation_unit(tu: ci.TranslationUnit, path: str,
-                           source_text: Optional[str] = None) -> ir.TranslationUnit:
-    return Lowerer(tu, path, source_text).run()
+                           source_text: Optional[str] = None, scope=None) -> ir.TranslationUnit:
+    """``scope`` (a ``project_files.ProjectScope``) adds the user's headers to the main file."""
+    return Lowerer(tu, path, source_text, scope).run()
