@@ -98,6 +98,14 @@ class FileAnalysis:
             return True
         return self.scope is not None and self.scope.reportable(path)
 
+    def shown_path(self, path: Optional[str]) -> str:
+        """Where a finding located in ``path`` is reported: the checked file as it was named,
+        a header of the user's relative to the working directory when the checked file's name
+        is relative too, else the checked file."""
+        if not path or not self.reportable(path) or os.path.abspath(path) == os.path.abspath(self.path):
+            return self.path
+        return path if os.path.isabs(self.path) else os.path.relpath(path)
+
     def lines_of(self, path: Optional[str]) -> list[str]:
         """The source lines of the checked file or of a header it includes."""
         if not path or os.path.abspath(path) == os.path.abspath(self.path):

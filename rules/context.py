@@ -49,6 +49,6 @@ class RuleContext:
         sev = self.severity_overrides.get(rule.code, severity or rule.severity)
         line, col = max(r.line, 1), max(r.column, 1)
         end_line, end_col = (r.end_line, r.end_column) if r.end_line else (line, col + 1)
-        path = r.file if r.file and self.reportable(r) else self.path
+        path = self.analysis.shown_path(r.file)
         return Diagnostic(rule.code, rule.name, sev, message, path, Location(line, col),
                           Location(end_line, end_col), kernel, fix, tuple(related))

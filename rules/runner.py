@@ -60,7 +60,7 @@ def _with_hint(message: str) -> str:
 
 def _where(fa: FileAnalysis, e) -> str:
     """The file a parse problem is located in: a header of the user's, else the checked file."""
-    return e.file if e.file and fa.reportable(e.file) else fa.path
+    return fa.shown_path(e.file)
 
 
 def check_analysis(fa: FileAnalysis, target: Target, copts: CheckOptions) -> FileResult:
