@@ -179,11 +179,11 @@ def _check_codes(val, key: str, path: Path, allow_all: bool = False) -> list[str
 
 def unknown_code_message(code: str, rules) -> str:
     """"unknown rule code or prefix 'CL2O1' (did you mean CL201?)", the nearest real code or
-    prefix by look-alike characters (O/0, I/l/1, S/5, B/8) and then by spelling."""
+    prefix by look-alike characters (O/0, I/l/1, S/5, B/8, Z/2) and then by spelling."""
     import difflib
     c = code.strip().upper()
     known = sorted(set(rules) | {r[:n] for r in rules for n in (3, 4)} | {"CL"})
-    fixed = c.translate(str.maketrans("OISBZ", "01582"))
+    fixed = c.translate(str.maketrans("OILSBZ", "011582"))
     fixed = "CL" + fixed[2:] if c.startswith("CL") else "CL" + fixed.lstrip("CL")
     near = [fixed] if fixed in known else difflib.get_close_matches(c, known, n=1, cutoff=0.6)
     hint = f"did you mean {near[0]}? " if near else ""

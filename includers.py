@@ -11,7 +11,7 @@ them, and one report per header kernel however many checked files include its he
   frontend analyses them, ``analyzer/frontend/project_files.py``). A header kernel's findings are
   kept from the includers whose launch configuration is the best known (a launch site, else
   ``__launch_bounds__``, else the default block), every finding once, and each finding is filed
-  under the checked file it is located in.
+  under the file it is located in (a header gets a result of its own).
 """
 from __future__ import annotations
 
@@ -130,6 +130,7 @@ def merge(results: Sequence[FileResult], through: Optional[dict[str, str]] = Non
     """One report per finding of the user's headers. ``results`` are in checking order;
     ``through`` maps a checked file analysed through an includer to that includer (it gets a
     result of its own holding the findings located in it)."""
+    named = {os.path.abspath(k): k for k in (through or {})}
     through = {os.path.abspath(k): v for k, v in (through or {}).items()}
     best: dict[str, int] = {}
     for r in results:
@@ -139,7 +140,7 @@ def merge(results: Sequence[FileResult], through: Optional[dict[str, str]] = Non
     extra: dict[str, FileResult] = {}
     for p, via in through.items():
         if p not in own:
-            extra[p] = FileResult(path=p, notes=[f"analysed through {via}, which #includes it"])
+            extra[p] = FileResult(path=named[p], notes=[f"analysed through {via}, which #includes it"])
     seen: set[tuple] = set()
     out: list[FileResult] = []
     for r in results:
@@ -155,10 +156,13 @@ def merge(results: Sequence[FileResult], through: Optional[dict[str, str]] = Non
                 if key in seen:
                     continue
                 seen.add(key)
-                if where in extra:
+                if where not in own:  # filed under the file it is located in
+                    if where not in extra:
+                        named.setdefault(where, d.path)
+                        extra[where] = FileResult(path=named[where], notes=[f"analysed through {r.path}"])
                     extra[where].diagnostics.append(d)
                     continue
             kept.append(d)
         r.diagnostics = kept
         out.append(r)
-    return out + [extra[p] for p in through if p in extra]
+    return out + list(extra.values())
