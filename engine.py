@@ -158,6 +158,10 @@ def _isolated(task: Task) -> TaskResult:
     if pid == 0:  # the child: analyse, send the pickled result, leave without cleanup handlers
         code = 0
         try:
+            # A crash here is reported by the parent as the file's CL000; a traceback dump
+            # inherited from the parent (pytest, PYTHONFAULTHANDLER) would only add noise.
+            import faulthandler
+            faulthandler.disable()
             os.close(rfd)
             try:
                 data = pickle.dumps(_guarded(task))

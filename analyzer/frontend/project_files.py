@@ -109,4 +109,5 @@ class ProjectScope:
         if _in_cuda_toolkit(ap):
             return False
         common = os.path.commonpath([os.path.dirname(self.main), ap])
-        return not excluded(ap, self.exclude, below=common)
+        # Sharing only the filesystem root says nothing about a project: the name alone counts.
+        return not excluded(ap, self.exclude, below=common if os.path.dirname(common) != common else None)
