@@ -827,6 +827,10 @@ def _nvcc_accepts(d: ci.Diagnostic, p: ClangProblem, cache: dict[str, list[str]]
     m = _HOST_VAR_RE.match(msg)
     if m and tu is not None and _is_texture_reference(tu, m.group(1)):
         return "legacy texture/surface reference (removed in CUDA 12; nvcc treats it as a device object)"
+    # `"%d\t"FMT`: a macro name right after a string literal. C++11 reads it as a literal
+    # suffix; gcc and nvcc warn and expand the macro, and so does clang's lexer after this error.
+    if msg.startswith("invalid suffix on literal; C++11 requires a space between literal and identifier"):
+        return "macro name right after a string literal (nvcc and gcc expand it; C++11 wants a space)"
     # `__shared__ alignas(16) float a[...]`: clang wants C++11 attributes first, nvcc does not;
     # the variable is still declared (without the extra alignment).
     if msg == "an attribute list cannot appear here":
