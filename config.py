@@ -111,15 +111,7 @@ class Settings:
         return out
 
     def per_file_ignored(self, path: str) -> list[str]:
-        out: list[str] = []
-        ap = os.path.abspath(path)
-        for base, pattern, codes in self.per_file_ignores:
-            rel = os.path.relpath(ap, base).replace(os.sep, "/")
-            if fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(rel, pattern.rstrip("/") + "/*") \
-                    or ("/" not in pattern and fnmatch.fnmatchcase(os.path.basename(ap), pattern)) \
-                    or fnmatch.fnmatchcase(ap.replace(os.sep, "/"), pattern):
-                out.extend(codes)
-        return out
+        return per_file_codes(self.per_file_ignores, path)
 
     def excluded_patterns(self) -> list[str]:
         """The exclude globs in force (``project_files.excluded`` matches them)."""
@@ -150,6 +142,20 @@ class Settings:
             v = getattr(self, k)
             out[k.replace("_", "-")] = list(v) if isinstance(v, tuple) else v
         return out
+
+
+def per_file_codes(table, path: str) -> list[str]:
+    """The codes that ``per-file-ignores`` entries ``(base directory, glob, codes)`` ignore in
+    ``path`` (the checked file, or a header whose findings it reports)."""
+    out: list[str] = []
+    ap = os.path.abspath(path)
+    for base, pattern, codes in table:
+        rel = os.path.relpath(ap, base).replace(os.sep, "/")
+        if fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(rel, pattern.rstrip("/") + "/*") \
+                or ("/" not in pattern and fnmatch.fnmatchcase(os.path.basename(ap), pattern)) \
+                or fnmatch.fnmatchcase(ap.replace(os.sep, "/"), pattern):
+            out.extend(codes)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -552,4 +558,5 @@ def check_options_for(settings: Settings, path: str, cli_select: list[str], cli_
     return CheckOptions(select=list(cli_select) if cli_select else settings.selected(),
                         ignore=settings.ignored() + settings.per_file_ignored(path) + list(cli_ignore),
                         rule_options=settings.rule_options(),
-                        severity_overrides=settings.severity_overrides())
+                        severity_overrides=settings.severity_overrides(),
+                        per_file_ignores=list(settings.per_file_ignores))

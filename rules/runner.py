@@ -23,6 +23,9 @@ class CheckOptions:
     ignore: list[str] = field(default_factory=list)
     rule_options: dict = field(default_factory=dict)
     severity_overrides: dict = field(default_factory=dict)
+    #: ``per-file-ignores`` entries (base directory, glob, codes), for the headers whose
+    #: findings this file reports (the file's own are already in ``ignore``).
+    per_file_ignores: list = field(default_factory=list)
 
     def enabled(self, code: str) -> bool:
         if code == "CL000":
@@ -101,6 +104,10 @@ def _suppress(fa: FileAnalysis, diagnostics: list[Diagnostic], copts: CheckOptio
     out = apply_suppressions(by_file.pop(main, []), fa.source, fa.path, copts.enabled,
                              RULES, copts.severity_overrides)
     for path, ds in by_file.items():
+        if copts.per_file_ignores:
+            from ..config import per_file_codes
+            off = per_file_codes(copts.per_file_ignores, path)
+            ds = [d for d in ds if not any(d.code.startswith(c) for c in off)]
         out += apply_suppressions(ds, "\n".join(fa.lines_of(path)), path,
                                   lambda c: c != "CL010" and copts.enabled(c), RULES,
                                   copts.severity_overrides)

@@ -158,3 +158,10 @@ def test_merge_keeps_the_includer_that_launches_a_header_kernel():
     got = [(r.path, d.location.line, d.message) for r in out for d in r.diagnostics]
     assert got == [("/p/h.cuh", 9, "m"), ("/p/h.cuh", 7, "launched view")]
     assert [r.path for r in out] == ["a.cu", "b.cu", "/p/h.cuh"]
+
+
+def test_per_file_ignores_apply_to_a_header(project: Path):
+    (project / "cudalint.toml").write_text('[per-file-ignores]\n"*.cuh" = ["CL2"]\n')
+    r = run("check", str(project / "project.cu"), "--no-cache", "--output-format", "json")
+    files = _by_file(json.loads(r.output))
+    assert "transpose.cuh" not in files and files["fragment_kernel.cu"] == [("CL601", 11)]
