@@ -102,7 +102,9 @@ def main(argv=None) -> int:
         if cl000:
             failed.append(f)
             causes[cause(cl000[0].message)] += 1
-        for d in tr.result.diagnostics:
+    headers = [r for p, r in merged.items() if p not in {os.path.abspath(f) for f in files}]
+    for r in [results[i].result for i in range(len(files))] + headers:
+        for d in r.diagnostics:
             per_rule[d.code] += 1
             if prefixes and d.code.startswith(prefixes):
                 listed.append(d)
@@ -122,12 +124,14 @@ def main(argv=None) -> int:
             print(f"  {k:3d}  {c}")
         for f in failed:
             print("   ", os.path.relpath(f, a.root))
+    print(f"headers (not checked themselves) with findings: {len(headers)}")
     print("diagnostics per rule:", ", ".join(f"{c} {k}" for c, k in sorted(per_rule.items())))
     for d in listed:
         print(f"{d.path}:{d.location.line}:{d.location.column}: {d.code} {d.message}")
     if a.json:
         from cudalint.engine import result_to_dict
-        Path(a.json).write_text(json.dumps([result_to_dict(results[i].result) for i in range(n)], indent=1))
+        Path(a.json).write_text(json.dumps([result_to_dict(results[i].result) for i in range(n)] +
+                                         [result_to_dict(r) for r in headers], indent=1))
     return 0
 
 
