@@ -23,14 +23,10 @@ def _sync(ctx: RuleContext, kf):
     return kernel_sync(kf, ctx.analysis.options)
 
 
-def _in_file(ctx: RuleContext, r: ir.SourceRange) -> bool:
-    return ctx.reportable(r)
-
-
 def _text(ctx: RuleContext, e: Optional[ir.Expr], limit: int = 60) -> str:
     if e is None:
         return ""
-    t = ctx.source_text(e.range).strip() if _in_file(ctx, e.range) else ""
+    t = ctx.source_text(e.range).strip() if ctx.in_file(e.range, no_file=True) else ""
     if not t or len(t) > limit:
         t = t[:limit - 3] + "..." if t else "the condition"
     return t
@@ -103,7 +99,7 @@ def divergent_barrier(ctx: RuleContext):
             events = {}
         for b, d in ks.uni.divergent_barriers():
             key = (b.range.line, b.range.column)
-            if key in seen or not _in_file(ctx, b.range):
+            if key in seen or not ctx.in_file(b.range, no_file=True):
                 continue
             seen.add(key)
             yield _cl601(ctx, me, ks.cfg, ks.uni, b, d, kf.name, events, kf.launch)
@@ -112,7 +108,7 @@ def divergent_barrier(ctx: RuleContext):
     if tu is None:
         return
     for fn in tu.functions:
-        if not fn.is_device or fn.body is None or not _in_file(ctx, fn.range):
+        if not fn.is_device or fn.body is None or not ctx.in_file(fn.range, no_file=True):
             continue
         if not any(isinstance(s, ir.Barrier) and s.scope == "block" for s in fn.statements()) and \
                 not functions_with_barrier(fn):
@@ -120,7 +116,7 @@ def divergent_barrier(ctx: RuleContext):
         uni = Uniformity(fn)
         for b, d in uni.divergent_barriers():
             key = (b.range.line, b.range.column)
-            if key in seen or not _in_file(ctx, b.range):
+            if key in seen or not ctx.in_file(b.range, no_file=True):
                 continue
             seen.add(key)
             yield _cl601(ctx, me, uni.cfg, uni, b, d, None, {}, None)
@@ -141,9 +137,9 @@ def _cl601(ctx, me, cfg, uni, b, d, kernel, events, launch):
         where = (f"after the early `{what}` of the threads for which `{cond}` holds (line {d.line}); "
                  f"the condition differs between threads")
         if ex is not None:
-            related.append(Related(ctx.path, Location(ex.line, max(ex.range.column, 1)),
+            related.append(Related(ctx.analysis.shown_path(ex.range.file), Location(ex.line, max(ex.range.column, 1)),
                                    f"threads leave here"))
-    related.append(Related(ctx.path, Location(d.line, max(d.range.column, 1)),
+    related.append(Related(ctx.analysis.shown_path(d.range.file), Location(d.line, max(d.range.column, 1)),
                            f"thread-dependent condition: it {why}" if why else "thread-dependent condition"))
     msg = f"{name} is not reached by every thread of the block: it is {where}"
     if why:
@@ -201,7 +197,7 @@ def shared_race(ctx: RuleContext):
         for r in ks.races:
             if r.back_edge is not None or r.warp_confined:
                 continue
-            if not (_in_file(ctx, r.b.range) and _in_file(ctx, r.a.range)):
+            if not (ctx.in_file(r.b.range, no_file=True) and ctx.in_file(r.a.range, no_file=True)):
                 continue
             by_loc.setdefault((r.b.range.line, r.b.range.column), []).append((r, ks, kf))
     for group in by_loc.values():
@@ -215,7 +211,7 @@ def shared_race(ctx: RuleContext):
                 seen.add(pos)
                 others.append(r2.a)
         if others:
-            extra = tuple(Related(ctx.path, Location(x.range.line, x.range.column),
+            extra = tuple(Related(ctx.analysis.shown_path(x.range.file), Location(x.range.line, x.range.column),
                                   f"also conflicts with this access (`{_text(ctx, x, 50)}`)") for x in others)
             lines = ", ".join(str(x.range.line) for x in others[:5]) + (", ..." if len(others) > 5 else "")
             n = len(others)
@@ -241,7 +237,7 @@ def _cl602(ctx, me, ks, r, kf):
         msg = (f"data race on shared `{r.var.name}`: {_who(ks, w.thread_b)} {_kind(r.b_write)} "
                f"`{r.element}` here (`{idx_b}`) while {_who(ks, w.thread_a)} {_kind(r.a_write)} it at "
                f"line {r.a.range.line} (`{_text(ctx, r.a, 50)}`), with no __syncthreads() between them")
-        related = (Related(ctx.path, Location(r.a.range.line, r.a.range.column),
+        related = (Related(ctx.analysis.shown_path(r.a.range.file), Location(r.a.range.line, r.a.range.column),
                            f"{_who(ks, w.thread_a)} {_kind(r.a_write)} `{r.element}` here"),)
     if r.witness.same_warp:
         msg += "; both threads are in the same warp, which is not guaranteed to run in lockstep (Volta and newer)"
@@ -283,7 +279,7 @@ def loop_race(ctx: RuleContext):
         for r in ks.races:
             if r.back_edge is None or (id(r.a), id(r.b)) in plain or (id(r.b), id(r.a)) in plain:
                 continue
-            if not (_in_file(ctx, r.b.range) and _in_file(ctx, r.a.range)):
+            if not (ctx.in_file(r.b.range, no_file=True) and ctx.in_file(r.a.range, no_file=True)):
                 continue
             w = r.witness
             later_node, later_write, later_t = (r.b, r.b_write, w.thread_b) if r.later == "b" else \
@@ -300,7 +296,7 @@ def loop_race(ctx: RuleContext):
             if not r.certain:
                 msg += " (possible: depends on data read at run time)"
                 sev = "warning"
-            related = (Related(ctx.path, Location(early_node.range.line, early_node.range.column),
+            related = (Related(ctx.analysis.shown_path(early_node.range.file), Location(early_node.range.line, early_node.range.column),
                                f"{_who(ks, early_t)} {_kind(early_write)} `{r.element}` here in iteration i"),)
             key = (later_node.range.line, later_node.range.column, msg)
             if key in seen:
@@ -348,7 +344,7 @@ def warp_divergence_rule(ctx: RuleContext):
         for ws in sorted(div.branches.values(), key=lambda w: w.stmt.range.line):
             if ws.block_uniform or not ws.warps_divergent or not ws.interleaved:
                 continue
-            if ws.fraction < thr or not _in_file(ctx, ws.stmt.cond.range):
+            if ws.fraction < thr or not ctx.in_file(ws.stmt.cond.range, no_file=True):
                 continue
             if ws.minority < min_side:
                 continue  # a few lanes per warp singled out (a leader): their work, not waste
@@ -463,7 +459,7 @@ def constant_write(ctx: RuleContext):
             if v is None or v.storage != "constant":
                 continue
             key = (e.range.line, e.range.column)
-            if key in seen or not _in_file(ctx, e.range):
+            if key in seen or not ctx.in_file(e.range, no_file=True):
                 continue
             seen.add(key)
             yield ctx.diag(me, e.range,
