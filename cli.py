@@ -13,6 +13,7 @@ from typing import List, Optional
 import typer
 
 from . import __version__
+from .analyzer.target import DEFAULT_ARCH
 
 app = typer.Typer(
     name="cudalint",
@@ -84,18 +85,6 @@ def collect_files(paths: List[Path], exclude=None) -> list[str]:
     return out
 
 
-def _attach_sync(fa, aopts) -> None:
-    """Barrier and race facts for ``explain`` (the race simulation runs only when asked for)."""
-    from .analyzer.races import SyncReport, kernel_sync
-
-    for k in fa.kernels:
-        if not k.skipped:
-            try:
-                k.extra["sync"] = SyncReport(kernel_sync(k, aopts))
-            except Exception:  # noqa: BLE001 - a failed analysis shows as absent facts
-                pass
-
-
 def _analysis_options(arch, block, grid, dynamic_smem, params, include, define, std,
                       compile_commands, frontend, device=None, peak_gflops=None, bandwidth_gbs=None):
     from .analyzer.pipeline import AnalysisOptions
@@ -126,7 +115,7 @@ def _analysis_options(arch, block, grid, dynamic_smem, params, include, define, 
 
 
 # Options shared by check and explain (typer needs them spelled out per command).
-ArchOpt = typer.Option("sm_90", "--arch", help="Target architecture, e.g. sm_80, sm_90.")
+ArchOpt = typer.Option(DEFAULT_ARCH, "--arch", help="Target architecture, e.g. sm_80, sm_90.")
 BlockOpt = typer.Option(None, "--block", help="Block shape X[,Y[,Z]]; overrides launch sites.")
 GridOpt = typer.Option(None, "--grid", help="Grid shape X[,Y[,Z]].")
 SmemOpt = typer.Option(None, "--dynamic-smem", help="Dynamic shared memory per block, bytes.")
@@ -403,10 +392,9 @@ def explain_cmd(
             explain_one(i)
     analyses = unique_kernels([done[i] for i in sorted(done)])
     failed = False
-    for fa, task in zip(analyses, [tasks[i] for i in sorted(done)]):
+    for fa in analyses:
         if kernel:
             fa.kernels = [k for k in fa.kernels if kernel in (k.name, k.function.name)]
-        _attach_sync(fa, task.aopts)
         # A file, or a kernel in it, that could not be analysed fails the run (exit 2).
         failed |= fa.error is not None or bool(fa.kernel_errors)
     arch = tasks[0].aopts.arch if tasks else arch  # the configured arch when --arch was not given
