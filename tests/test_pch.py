@@ -17,6 +17,7 @@ FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 def _private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("CUDALINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("CUDALINT_NO_PCH", raising=False)
+    monkeypatch.setenv("CUDALINT_PCH", "1")
     monkeypatch.setattr(pch, "_memo", {})
 
 
