@@ -353,6 +353,7 @@ class Barrier(Stmt):
     name: str
     scope: str
     args: list[Expr] = field(default_factory=list)
+    grid: bool = False  # `grid.sync()` on a cooperative-groups grid: orders every block too
 
     def exprs(self):
         return list(self.args)

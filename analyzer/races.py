@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 import re
+import zlib
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -70,6 +71,37 @@ MAX_GRID_THREADS = 1 << 16
 
 _INT = np.int64
 _U32 = 0xFFFFFFFF
+_M1, _M2 = np.int64(-7046029254386353131), np.int64(0x2545F4914F6CDD1D)
+
+
+def _part(x: "V") -> Optional[np.ndarray]:
+    """Per thread, what a result computed from ``x`` depends on: the value where it is known,
+    else its provenance token (0 where neither is known)."""
+    bits = x.v.view(np.int64) if x.is_float else x.v
+    t = x.t if x.t is not None else np.zeros(len(x.v), dtype=_INT)
+    with np.errstate(over="ignore"):
+        return np.where(x.k, bits * _M1 + 1, np.where(t != 0, t * _M2 + 2, 0))
+
+
+def mix_tokens(salt: int, *xs: "V", force: bool = False) -> Optional[np.ndarray]:
+    """Provenance tokens of a deterministic operation on ``xs``: equal inputs give equal
+    results, so two threads whose inputs have equal known values or equal tokens get equal
+    tokens (0 where some input is neither known nor tokened). None when no input has tokens."""
+    if not force and not any(x.t is not None for x in xs):
+        return None
+    h = np.full(len(xs[0].v), salt * 0x9E3779B1 + 7, dtype=_INT)
+    ok = np.ones(len(h), dtype=bool)
+    with np.errstate(over="ignore"):
+        for x in xs:
+            p = _part(x)
+            ok &= p != 0
+            h = (h ^ p) * _M1
+            h ^= h >> 31
+    return np.where(ok, (h & ((1 << 62) - 1)) | 1, 0).astype(_INT)
+
+
+_OP_SALT = {op: i + 1 for i, op in enumerate(
+    ("+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "<<", ">>", "&", "|", "^", "neg", "~", "!"))}
 
 
 class BudgetExceeded(Exception):
@@ -426,6 +458,8 @@ class Simt:
         self._seq = 0
         self.dynamic_smem = dynamic_smem
         self.out_of_bounds: dict = {}  # shared variable -> thread-accesses outside it
+        #: receives global-memory accesses, fences and grid barriers (analyzer/global_races.py)
+        self.glog = None
         self.all = np.ones(self.n, dtype=bool)
         self.none = np.zeros(self.n, dtype=bool)
 
@@ -486,7 +520,10 @@ class Simt:
             v = int(v)
         if isinstance(v, (int, float)):
             return self.const(v)
-        return self.unknown()
+        out = self.unknown()  # not known, but the same for every thread
+        out.t = np.full(self.n, (self._object_ids.setdefault(id(p), len(self._object_ids) + 1) << 40) + 1,
+                        dtype=_INT)
+        return out
 
     # ------------------------------------------------------------------ statements
     def block(self, b: ir.Block, m: Mask, fr: _Frame) -> None:
@@ -564,7 +601,11 @@ class Simt:
         if not m.any():
             return
         alive = ~(fr.ret_may) if fr is not None else self.all
-        self.barriers.append(BarrierEvent(node, int(m.must.sum()), int(alive.sum()), int(m.may.sum())))
+        b0 = self.ts.blk == 0  # counts for one block, however many the run simulates
+        self.barriers.append(BarrierEvent(node, int((m.must & b0).sum()), int((alive & b0).sum()),
+                                          int((m.may & b0).sum())))
+        if self.glog is not None:
+            self.glog.barrier(self, node, m)
         for inst in self.iter_stack:
             self.loops_with_barrier_run.add(id(inst[2]))
         self._flush(self.epoch)
@@ -907,7 +948,9 @@ class Simt:
             self.access(loc, False, m)
             return self.unknown()
         if v.storage in ("constant", "device", "managed") or (v.file_scope and v.storage != "param"):
-            return self.unknown()
+            loc = MemLoc(Ptr(v, _space_of(v), self.const(0), v.type), e, v.type.size, v.type)
+            self.access(loc, False, m)
+            return self._loaded(loc)
         if v in fr.env:
             val = fr.env[v]
             if isinstance(val, (MemLoc, RegLoc)):  # a reference
@@ -944,6 +987,9 @@ class Simt:
             return out
         base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
         out.t = np.where(p.off.k, base + (p.off.v & ((1 << 40) - 1)) + 1, 0).astype(_INT)
+        if p.off.t is not None:  # an index not known but equal between threads: equal values
+            mixed = mix_tokens(base >> 40, p.off)
+            out.t = np.where(p.off.k, out.t, mixed).astype(_INT)
         return out
 
     def write(self, loc, val, m: Mask, fr: _Frame) -> None:
@@ -999,7 +1045,14 @@ class Simt:
         if unsure.any():
             same = new.k & old.k & (nv == ov)
             k = k & (~unsure | same)
-        return V(v, k)
+        t = None
+        if new.t is not None or old.t is not None:
+            z = np.zeros(self.n, dtype=_INT)
+            nt, ot = (new.t if new.t is not None else z), (old.t if old.t is not None else z)
+            t = np.where(m.must, nt, ot)
+            if unsure.any():
+                t = np.where(unsure & (nt != ot), 0, t)
+        return V(v, k, t)
 
     def _dimension_bounds(self, base_expr: ir.Expr, base: Ptr, idx: V, off: V, m: Mask) -> V:
         """Lanes whose index leaves a declared dimension of a shared array (``t[ty][tx]`` with
@@ -1072,8 +1125,11 @@ class Simt:
                     k = "xyzw".index(e.member)
                     off = self._arith("+", base.ptr.off, self.const(k * comp))
                     return MemLoc(Ptr(base.ptr.var, base.ptr.space, off, e.type, base.ptr.volatile), e, comp, e.type)
-                # a struct member: layout unknown here, so the access is not tracked
-                return MemLoc(Ptr(None, base.ptr.space, self.unknown(), e.type), e, e.type.size, e.type)
+                # a struct member: its byte offset is not known here, but the same member of the
+                # same element is the same memory (a token for the global-memory race check)
+                off = self.unknown()
+                off.t = mix_tokens(zlib.crc32(e.member.encode()), base.ptr.off, force=True)
+                return MemLoc(Ptr(base.ptr.var, base.ptr.space, off, e.type), e, e.type.size, e.type)
             return MemLoc(None, e, e.type.size, e.type)
         if isinstance(e, ir.Cast):
             return self.lvalue(e.operand, m, fr)
@@ -1102,6 +1158,9 @@ class Simt:
         if not self.record:
             return
         p = loc.ptr
+        if p is not None and p.var is not None and p.space == "global" and self.glog is not None:
+            self.glog.access(self, loc, write, m, value, atomic)
+            return
         if p is None or p.var is None or p.space != "shared":
             return
         size = loc.size or (loc.elem.size if loc.elem is not None else None)
@@ -1167,18 +1226,18 @@ class Simt:
                 return V(np.zeros(self.n, dtype=_INT), v.off.k.copy())
             return self.unknown()
         if op == "-":
-            return V(-v.v, v.k.copy())
+            return V(-v.v, v.k.copy(), mix_tokens(_OP_SALT["neg"], v))
         if op == "+":
             return v
         if op == "!":
-            return V((v.v == 0).astype(_INT), v.k.copy())
+            return V((v.v == 0).astype(_INT), v.k.copy(), mix_tokens(_OP_SALT["!"], v))
         if op == "~":
             if v.is_float:
                 return self.unknown()
             r = ~v.v
             if _is_unsigned32(e.type):
                 r = r & _U32
-            return V(r, v.k.copy())
+            return V(r, v.k.copy(), mix_tokens(_OP_SALT["~"], v))
         return self.unknown()
 
     def _binop(self, e: ir.BinOp, m: Mask, fr: _Frame):
@@ -1226,6 +1285,12 @@ class Simt:
         return self.unknown()
 
     def _arith(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
+        r = self._arith_values(op, a, b, t)
+        if a.t is not None or b.t is not None:
+            r.t = mix_tokens(_OP_SALT.get(op, 99), a, b)
+        return r
+
+    def _arith_values(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
         k = a.k & b.k
         av, bv = a.v, b.v
         fl = a.is_float or b.is_float or (t is not None and t.is_float and op in ("+", "-", "*", "/"))
@@ -1400,7 +1465,16 @@ class Simt:
             vals = [self.ev(a, m, fr) for a in e.args]
             if vals and isinstance(vals[0], Ptr):
                 p = vals[0]
-                self.access(MemLoc(p, e, _elem_size(p.elem), p.elem), True, m, None, atomic=True)
+                loc = MemLoc(p, e, _elem_size(p.elem), p.elem)
+                self.access(loc, True, m, None, atomic=True)
+                if self.glog is not None:
+                    self.glog.atomic(self, m)
+                if _preserves_value(name, vals[1:]):
+                    # atomicAdd(&c, 0) leaves c as it is and returns it: a load, the same
+                    # value for every thread (atomicAdd(&c, 1) returns a different one to each)
+                    return self._loaded(loc)
+            return self.unknown()
+        if self.glog is not None and self.glog.call(self, e, m, fr):
             return self.unknown()
         if name in _MATH2 and len(e.args) == 2:
             a, b = self.ev(e.args[0], m, fr), self.ev(e.args[1], m, fr)
@@ -1448,8 +1522,9 @@ class Simt:
         if fn is not None and fn.body is not None and len(fn.params) == len(e.args) and \
                 len(self._inline_stack) < MAX_INLINE_DEPTH and fn not in self._inline_stack:
             return self._inline(e, fn, m, fr)
-        for a in e.args:
-            self.ev(a, m, fr)
+        vals = [self.ev(a, m, fr) for a in e.args]
+        if self.glog is not None and (fn is None or fn.body is None):
+            self.glog.library_call(self, e, vals, m)
         return self.unknown()
 
     def _cg_query(self, name: str, grp: str) -> Optional[V]:
@@ -1561,6 +1636,8 @@ class Simt:
         po = np.concatenate(pos)
         # Only threads of the same block can race: the block ordinal joins the key.
         blk = self.ts.blk[th]
+        if len(self.ts.blocks) > 1:
+            key = key * len(self.ts.blocks) + blk
         order = np.lexsort((th, key, blk))
         key, th, ri, po, blk = key[order], th[order], ri[order], po[order], blk[order]
         wr = np.array([r.write for r in recs])[ri]
@@ -1706,6 +1783,16 @@ class Simt:
         self.races[pk] = r
 
 
+def _preserves_value(name: str, args: list) -> bool:
+    """An atomic read-modify-write that leaves the value unchanged (``atomicAdd(&c, 0)``,
+    ``atomicOr(&c, 0)``): it returns the same value to every thread."""
+    base = name.split("_")[0] if name.startswith("atomic") else ""
+    if base not in ("atomicAdd", "atomicSub", "atomicOr", "atomicXor") or len(args) != 1:
+        return False
+    a = args[0]
+    return isinstance(a, V) and bool(np.all(a.k)) and bool(np.all(a.v == 0))
+
+
 def _tags_compatible(a: tuple, b: tuple) -> bool:
     if not a or not b:
         return True
@@ -1784,14 +1871,22 @@ def kernel_params(kf, opts=None) -> dict:
 def find_races(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
                params: Optional[dict] = None, uniform: Optional[Callable] = None,
                dynamic_smem: Optional[int] = None, barrier_loops: Optional[set] = None,
-               budget: int = STEP_BUDGET) -> Simt:
-    """Run ``kernel`` for block (0,0,0) of the launch shape and return the interpreter
-    (``.races`` maps statement pairs to :class:`Race`, ``.complete`` says whether the whole
-    kernel was covered)."""
-    ts = ThreadSet(tuple(block), tuple(grid) if grid else None, [(0, 0, 0)])
+               budget: int = STEP_BUDGET, blocks: Optional[list] = None,
+               global_check: bool = False) -> Simt:
+    """Run ``kernel`` for block (0,0,0) of the launch shape (and the other ``blocks``, side by
+    side) and return the interpreter (``.races`` maps statement pairs to :class:`Race`,
+    ``.complete`` says whether the whole kernel was covered). With ``global_check``,
+    ``.glog`` holds the global-memory races (analyzer/global_races.py)."""
+    ts = ThreadSet(tuple(block), tuple(grid) if grid else None, list(blocks or [(0, 0, 0)]))
     sim = Simt(kernel, ts, params or {}, uniform, record=True, dynamic_smem=dynamic_smem,
                barrier_loops=barrier_loops, budget=budget)
-    return sim.run()
+    if global_check:
+        from .global_races import GlobalLog
+        sim.glog = GlobalLog(ts)
+    sim.run()
+    if sim.glog is not None:
+        sim.glog.finish()
+    return sim
 
 
 def branch_divergence(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
@@ -1823,6 +1918,7 @@ class KernelSync:
         self._div = None
         self.block = tuple(kf.launch.block)
         self.block_note = ""
+        self.global_note = ""
         self.races_checked = True
 
     @property
@@ -1834,10 +1930,14 @@ class KernelSync:
         if self._sim is None:
             from .uniformity import _uniform_fn
 
+            from .global_races import global_blocks, uses_block_index
+
             loops = {lp for lp in self.cfg.loop_nodes if self.cfg.loop_has_barrier(lp)}
             block = tuple(self.launch.block)
+            blocks, self.global_note = global_blocks(self.launch.grid, uses_block_index(self.kernel))
+            gkw = {"blocks": blocks, "global_check": True}
             sim = find_races(self.kernel, block, self.launch.grid, self.params,
-                             _uniform_fn(self.uni), self.launch.dynamic_smem, loops)
+                             _uniform_fn(self.uni), self.launch.dynamic_smem, loops, **gkw)
             if self.launch.source == "default" and sim.out_of_bounds:
                 # No launch says how big the block is and the stated default overruns the
                 # kernel's shared arrays: the kernel is written for smaller blocks. Take the
@@ -1845,27 +1945,32 @@ class KernelSync:
                 overrun = ", ".join(f"`{v.name}`" for v in sim.out_of_bounds)
                 for n in (128, 64, 32):
                     s2 = find_races(self.kernel, (n, 1, 1), self.launch.grid, self.params,
-                                    _uniform_fn(self.uni), self.launch.dynamic_smem, loops)
+                                    _uniform_fn(self.uni), self.launch.dynamic_smem, loops, **gkw)
                     if not s2.out_of_bounds:
                         sim, block = s2, (n, 1, 1)
                         self.block_note = (f"no launch found: assumed {n} threads per block, since "
                                            f"{self.launch.block[0]} would index past the end of "
                                            f"shared {overrun}")
                         break
-            if self.launch.source == "default" and sim.races:
+            g_races = sim.glog.races if sim.glog is not None else {}
+            if self.launch.source == "default" and (sim.races or g_races):
                 if _uses_thread_dims(self.kernel, ("y", "z")):
                     # a 2-D/3-D kernel checked with the stated 1-D default: meaningless pairs
                     sim.races = {}
+                    if sim.glog is not None:
+                        sim.glog.races = {}
                     self.block_note = ("no launch found and the kernel indexes threadIdx.y/z: "
                                        "races not checked (pass --block)")
                     self.races_checked = False
                 elif block[0] > 64:
                     # The block size is a guess: keep what also happens with two warps.
                     s64 = find_races(self.kernel, (64, 1, 1), self.launch.grid, self.params,
-                                     _uniform_fn(self.uni), self.launch.dynamic_smem, loops)
+                                     _uniform_fn(self.uni), self.launch.dynamic_smem, loops, **gkw)
                     keep = {(id(r.a), id(r.b)) for r in s64.races.values()} | \
                         {(id(r.b), id(r.a)) for r in s64.races.values()}
                     sim.races = {k: r for k, r in sim.races.items() if (id(r.a), id(r.b)) in keep}
+                    if sim.glog is not None and s64.glog is not None:
+                        sim.glog.races = {k: r for k, r in sim.glog.races.items() if k in s64.glog.races}
             self.block = block
             self._sim = sim
         return self._sim

@@ -530,7 +530,8 @@ class Lowerer:
                 scope = "warp" if e.callee in WARP_BARRIERS else "block"
                 return [ir.Barrier(r, e.callee, scope, e.args)]
             if isinstance(e, ir.Call) and e.callee == "sync" and _is_cg_block_sync(c):
-                return [ir.Barrier(r, "cg::sync", _cg_sync_scope(e), [])]
+                grid = bool(e.args) and "grid_group" in e.args[0].type.spelling
+                return [ir.Barrier(r, "cg::sync", _cg_sync_scope(e), [], grid=grid)]
             return [ir.ExprStmt(r, e)]
         if k.is_declaration():
             return []
