@@ -414,12 +414,11 @@ class GlobalLog:
         for j, i in enumerate(involved):
             s = by_rec[bounds[j]:bounds[j + 1]]
             per_rec[i] = (jk[s], th[s], po[s])
-        writes = _WriteIndex(recs, self.ts, unit) if any(not r.write for r in recs) else None
         for wi in writers:
             for oi in involved:
-                self._pair(recs, wi, oi, per_rec, intra, unit, writes)
+                self._pair(recs, wi, oi, per_rec, intra)
 
-    def _pair(self, recs, wi, oi, per_rec, intra: bool, unit: int, writes) -> None:
+    def _pair(self, recs, wi, oi, per_rec, intra: bool) -> None:
         from .races import _tags_compatible
 
         rw, ro = recs[wi], recs[oi]
@@ -472,10 +471,10 @@ class GlobalLog:
         if ro.write and rw.tok is not None and ro.tok is not None:
             ka, kb = rw.tok[pw[wsel]], ro.tok[pov[osel]]
             valid &= ~((ka == kb) & (ka != 0))
-        if not ro.write and writes is not None and valid.any():
+        if not ro.write and valid.any():
             # the reader stored the same value there itself, earlier: it reads that value
             # whichever store lands last
-            valid &= ~writes.reread(oi, pov[osel], tb, rw, pw[wsel])
+            valid &= ~reread(recs, oi, pov[osel], tb, rw, pw[wsel])
         if not valid.any():
             return
         tk = rw.tokened[pw[wsel]] | ro.tokened[pov[osel]]
@@ -510,35 +509,28 @@ def _overlap(ra: GAccess, ia: int, rb: GAccess, ib: int) -> int:
     return int(max(ra.keys[ia], rb.keys[ib]))
 
 
-class _WriteIndex:
-    """Stores of known values (or tokens) in one interval, by (thread, address), for the
-    re-read test: a load by thread y of an address y itself stored value v to earlier."""
-
-    def __init__(self, recs: list, ts, unit: int):
-        self.recs = recs
-        self.ts = ts
-        hs = []
-        for i, r in enumerate(recs):
-            if not r.write or r.atomic or (r.value is None and r.tok is None):
-                continue
-            sig = _value_sig(r, np.arange(len(r.threads)))
-            ok = sig != 0
-            h = _h3(r.threads[ok], r.keys[ok], sig[ok])
-            hs.append((i, h))
-        self.hs = hs
-
-    def reread(self, oi: int, opos: np.ndarray, othreads: np.ndarray, rw: GAccess,
-               wpos: np.ndarray) -> np.ndarray:
-        ro = self.recs[oi]
-        sig = _value_sig(rw, wpos)
-        if not self.hs:
-            return np.zeros(len(opos), dtype=bool)
-        earlier = [h for i, h in self.hs if i < oi]
-        if not earlier:
-            return np.zeros(len(opos), dtype=bool)
-        pool = np.concatenate(earlier)
-        h = _h3(othreads, ro.keys[opos], sig)
-        return (sig != 0) & np.isin(h, pool)
+def reread(recs: list, oi: int, opos: np.ndarray, othreads: np.ndarray, rw, wpos: np.ndarray,
+           key_attr: str = "keys") -> np.ndarray:
+    """Per (write, read) entry pair: whether the reading thread itself stored, earlier in the
+    interval (a record before ``oi``), the value the writer stores, at the address it reads
+    (``flag = 1; ... if (flag)`` by every thread): it reads that value whichever store lands
+    last. Shared (``offs``) and global (``keys``) records alike."""
+    sig = _value_sig(rw, wpos)
+    out = np.zeros(len(opos), dtype=bool)
+    if not (sig != 0).any():
+        return out
+    pool = []
+    for r in recs[:oi]:
+        if not r.write or r.atomic or (r.value is None and r.tok is None):
+            continue
+        s_ = _value_sig(r, np.arange(len(r.threads)))
+        ok = s_ != 0
+        if ok.any():
+            pool.append(_h3(r.threads[ok], getattr(r, key_attr)[ok], s_[ok]))
+    if not pool:
+        return out
+    h = _h3(othreads, getattr(recs[oi], key_attr)[opos], sig)
+    return (sig != 0) & np.isin(h, np.concatenate(pool))
 
 
 def _value_sig(r: GAccess, pos: np.ndarray) -> np.ndarray:

@@ -946,7 +946,7 @@ class Simt:
         if v.storage in ("shared", "extern_shared"):
             loc = MemLoc(Ptr(v, "shared", self.const(0), v.type, v.type.is_volatile), e, v.type.size, v.type)
             self.access(loc, False, m)
-            return self.unknown()
+            return self._loaded(loc)
         if v.storage in ("constant", "device", "managed") or (v.file_scope and v.storage != "param"):
             loc = MemLoc(Ptr(v, _space_of(v), self.const(0), v.type), e, v.type.size, v.type)
             self.access(loc, False, m)
@@ -977,15 +977,20 @@ class Simt:
         return self.unknown()
 
     def _loaded(self, loc: MemLoc) -> V:
-        """A value read from global or constant memory: unknown, but two threads that read
-        the same address of the same object get the same provenance token (no thread of the
-        kernel is assumed to write it meanwhile). Shared memory changes under the block's
-        feet and gets none."""
+        """A value read from memory: unknown, but two threads that read the same address of
+        the same object get the same provenance token: in global or constant memory when no
+        thread writes it meanwhile (a write that does is a race, CL606/CL607), in shared memory
+        within one barrier interval of one block (a write there in that interval is a CL602 race).
+        """
         p = loc.ptr
         out = self.unknown()
-        if p is None or p.var is None or p.space not in ("global", "constant"):
+        if p is None or p.var is None or p.space not in ("global", "constant", "shared") or p.volatile:
             return out
         base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
+        if p.space == "shared":
+            out.t = mix_tokens(self.epoch, p.off, self.arr(self.ts.blk),
+                               V(np.full(self.n, base, dtype=_INT), self.all), force=True)
+            return out
         out.t = np.where(p.off.k, base + (p.off.v & ((1 << 40) - 1)) + 1, 0).astype(_INT)
         if p.off.t is not None:  # an index not known but equal between threads: equal values
             mixed = mix_tokens(base >> 40, p.off)
@@ -1002,7 +1007,17 @@ class Simt:
                 val = self._convert(val, loc.key.type)
             self.store(fr, loc.key, val, m)
         elif isinstance(loc, MemLoc):
+            if isinstance(val, Ptr):
+                val = self._ptr_value(val)
             self.access(loc, True, m, val if isinstance(val, V) else None)
+
+    def _ptr_value(self, p: Ptr) -> Optional[V]:
+        """A pointer stored to memory, as a number: equal for two threads that store the same
+        address of the same object (``sh_ptr = A`` by every thread is a benign race)."""
+        if p.var is None:
+            return None
+        base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
+        return V(p.off.v + base, p.off.k.copy())
 
     def store(self, fr: _Frame, key, val, m: Mask) -> None:
         old = fr.env.get(key)
@@ -1726,12 +1741,18 @@ class Simt:
             # reduction's result): the same bits, whichever lands last
             ka, kb = rw.tok[pw[wsel]], ro.tok[pov[osel]]
             valid &= ~((ka == kb) & (ka != 0))
+        if not ro.write and rw.write and valid.any():
+            # the reader stored that same value there itself, earlier: it reads it either way
+            from .global_races import reread
+            valid &= ~reread(recs, oi, pov[osel], tb_all, rw, pw[wsel], "offs")
         if not valid.any():
             return
         cert = rw.certain[pw[wsel]] & ro.certain[pov[osel]]
         score = np.where(valid, cert.astype(np.int32) * 2 + (~same).astype(np.int32), -1)
         j = int(np.argmax(score))
-        best = ((bool(cert[j]), not bool(same[j])), int(ta_all[j]), int(tb_all[j]), int(kw[wsel[j]]) * unit)
+        nb = max(len(self.ts.blocks), 1)  # keys carry the block ordinal (see _check)
+        best = ((bool(cert[j]), not bool(same[j])), int(ta_all[j]), int(tb_all[j]),
+                int(kw[wsel[j]]) // nb * unit)
         if best is None:
             return
         (certain, cross), ta, tb, byte_off = best
@@ -1776,8 +1797,9 @@ class Simt:
             ita = next((it for inst, it, lp in a.iters if lp is back), 0)
             itb = next((it for inst, it, lp in b.iters if lp is back), 0)
             r.later = "b" if itb > ita else "a"
-        confined = len(np.unique(self.ts.warp[a.threads])) == 1 and \
-            len(np.unique(self.ts.warp[b.threads])) == 1
+        # one warp per block (the run may simulate several blocks side by side)
+        confined = all(len(np.unique(self.ts.warp[x.threads])) == len(np.unique(self.ts.blk[x.threads]))
+                       for x in (a, b))
         r.confined = confined and (old.confined if old is not None else True)
         r.warp_confined = (not r.cross_warp) and r.confined and self.ts.warps_per_block > 1
         self.races[pk] = r
@@ -1969,8 +1991,19 @@ class KernelSync:
                     keep = {(id(r.a), id(r.b)) for r in s64.races.values()} | \
                         {(id(r.b), id(r.a)) for r in s64.races.values()}
                     sim.races = {k: r for k, r in sim.races.items() if (id(r.a), id(r.b)) in keep}
-                    if sim.glog is not None and s64.glog is not None:
-                        sim.glog.races = {k: r for k, r in sim.glog.races.items() if k in s64.glog.races}
+            if self.launch.source == "default" and sim.glog is not None and sim.glog.races:
+                if sim.out_of_bounds:
+                    # the guessed block overruns the kernel's shared arrays: it is not the
+                    # block the kernel is written for, and neither are its global indices
+                    sim.glog.races = {}
+                    self.global_note = ("no launch found and the assumed block overruns shared "
+                                        "memory: global races not checked (pass --block)")
+                elif block[0] > 32:
+                    # The block size is a guess: keep what also happens with one warp (a
+                    # kernel written for 16-thread blocks overlaps its neighbours at 256).
+                    s32 = find_races(self.kernel, (32, 1, 1), self.launch.grid, self.params,
+                                     _uniform_fn(self.uni), self.launch.dynamic_smem, loops, **gkw)
+                    sim.glog.races = {k: r for k, r in sim.glog.races.items() if k in s32.glog.races}
             self.block = block
             self._sim = sim
         return self._sim

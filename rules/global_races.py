@@ -158,6 +158,9 @@ def _diag(ctx, me, ks, r, kf):
     elif not r.certain:
         msg += " (possible: whether both threads get there depends on data read at run time)"
         sev = "warning"
+    elif r.inter and kf.launch.grid is None:
+        msg += " (if the kernel is launched with more than one block: no launch grid is known)"
+        sev = "warning"
     notes = [f"block {'x'.join(map(str, ks.block))}"]
     lc = kf.launch
     if r.inter:
