@@ -95,6 +95,7 @@ class GlobalRace:
     a_kind: str = "access"
     b_kind: str = "access"
     iterations: tuple = ()  # (iteration of a, iteration of b) of a loop, when they differ
+    assumed: str = ""  # `offset = 1`: the parameter value (none known) under which it races
 
     def to_json(self, ts) -> dict:
         return {
@@ -201,6 +202,7 @@ class GlobalLog:
         self.reason = ""
         self.races: dict = {}
         self._done: set = set()
+        self.probe_sig: list = []  # per record: (var, node, threads, offsets) for probing
         self._pair_checks = 0
 
     # ------------------------------------------------------------------ events
@@ -269,13 +271,16 @@ class GlobalLog:
             if not size:
                 continue
             loc = MemLoc(v, e, size, v.elem)
+            kind = "library"
+            if "Mtgp32" in v.elem.spelling or "mtgp32" in v.elem.spelling:
+                kind = "block-library"  # MTGP32: one state per block, all its threads call together
             if name in _STORE_CALLS:
                 if i == 0:
                     self.access(sim, loc, True, m, vals[1] if len(vals) > 1 else None, False)
                 continue
-            self.access(sim, loc, False, m, None, False, kind="library")
+            self.access(sim, loc, False, m, None, False, kind=kind)
             if not v.elem.is_const:
-                self.access(sim, loc, True, m, None, False, kind="library")
+                self.access(sim, loc, True, m, None, False, kind=kind)
 
     def access(self, sim, loc, write: bool, m, value=None, atomic: bool = False,
                kind: str = "access") -> None:
@@ -336,6 +341,8 @@ class GlobalLog:
                         self._check(rs, intra=False)
             if not self.complete:
                 break
+        self.probe_sig = [(v, r.node, r.threads, r.keys, r.tokened, r.write)
+                          for v, rs in self.recs.items() for r in rs]
         self.arrays = sorted({v.name for v in self.recs})
         self.written = sorted({v.name for v, rs in self.recs.items() if any(r.write for r in rs)})
         self.recs = {}  # the pairs are all that is kept
@@ -428,6 +435,8 @@ class GlobalLog:
             return
         if intra and rw.solo is not None and rw.solo == ro.solo:
             return
+        if intra and rw.kind == ro.kind == "block-library":
+            return  # cuRAND MTGP32 is called by the threads of a block together
         x, y = id(rw.node), id(ro.node)
         pk = ((x, y) if x <= y else (y, x)) + (intra,)
         if pk in self._done or not _tags_compatible(rw.tags, ro.tags):
@@ -614,3 +623,77 @@ class GlobalFacts:
                 "incomplete_reason": self.reason, "note": self.note,
                 "grid_barriers": self.grid_barriers,
                 "races": [r.to_json(ts) for r in self.races] if ts is not None else []}
+
+
+# ---------------------------------------------------------------------- parameters
+
+#: at most this many parameters are probed per kernel, each with this many candidate values
+MAX_PROBED_PARAMS = 2
+MAX_CANDIDATE_PAIRS = 2_000_000
+
+
+def probe_candidates(glog: "GlobalLog") -> bool:
+    """Whether some written array is accessed both at indices known before run time and at
+    indices that are not (but are computed from equal inputs): ``A[tid]`` and ``A[tid + offset]``
+    with ``offset`` a parameter without a known value -- a race for some values of it."""
+    known, tok, written = set(), set(), set()
+    for var, node, th, keys, tokened, write in glog.probe_sig:
+        if (~tokened).any():
+            known.add(id(var))
+        if tokened.any():
+            tok.add(id(var))
+        if write:
+            written.add(id(var))
+    return bool(known & tok & written)
+
+
+def _slope(sig0: list, sig1: list):
+    """Per record of two runs with a parameter at 0 and at 1: the offsets at 0 and their
+    change per unit of the parameter; None when the runs did not make the same accesses."""
+    if len(sig0) != len(sig1):
+        return None
+    out = []
+    for a, b in zip(sig0, sig1):
+        if a[1] is not b[1] or len(a[2]) != len(b[2]) or not np.array_equal(a[2], b[2]):
+            return None
+        if a[4].any() or b[4].any():
+            continue  # still not known with the parameter set: another unknown is involved
+        out.append((a[0], a[2], a[3], b[3] - a[3], a[5]))
+    return out
+
+
+def candidate_values(rows: list, ts) -> list:
+    """Parameter values at which a write and another access of two threads meet:
+    w0 + cw * P == o0 + co * P, so P = (o0 - w0) / (cw - co); the smallest positive and the
+    negative closest to 0."""
+    found = set()
+    budget = MAX_CANDIDATE_PAIRS
+    by_var: dict = {}
+    for r in rows:
+        by_var.setdefault(id(r[0]), []).append(r)
+    for rs in by_var.values():
+        for w in rs:
+            if not w[4]:
+                continue
+            for o in rs:
+                cw, co = w[3], o[3]
+                if not ((cw != 0).any() or (co != 0).any()):
+                    continue
+                n = len(w[1]) * len(o[1])
+                if n > budget:
+                    continue
+                budget -= n
+                num = o[2][None, :] - w[2][:, None]
+                den = cw[:, None] - co[None, :]
+                ok = (den != 0) & (w[1][:, None] != o[1][None, :])
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    ok &= np.where(den != 0, num % np.where(den == 0, 1, den) == 0, False)
+                if ok.any():
+                    p = (num[ok] // den[ok])
+                    pos, neg = p[p > 0], p[p < 0]
+                    if len(pos):
+                        found.add(int(pos.min()))
+                    if len(neg):
+                        found.add(int(neg.max()))
+    vals = sorted(found, key=lambda v: (v < 0, abs(v)))
+    return vals[:2]

@@ -89,7 +89,7 @@ def mix_tokens(salt: int, *xs: "V", force: bool = False) -> Optional[np.ndarray]
     tokens (0 where some input is neither known nor tokened). None when no input has tokens."""
     if not force and not any(x.t is not None for x in xs):
         return None
-    h = np.full(len(xs[0].v), salt * 0x9E3779B1 + 7, dtype=_INT)
+    h = np.full(len(xs[0].v), ((int(salt) & 0x7FFFFFFF) * 0x9E3779B1 + 7) & ((1 << 62) - 1), dtype=_INT)
     ok = np.ones(len(h), dtype=bool)
     with np.errstate(over="ignore"):
         for x in xs:
@@ -157,6 +157,7 @@ class MemLoc:
 class RegLoc:
     key: object  # a Variable, or (Variable, member)
     var: ir.Variable
+    type: Optional[ir.CType] = None  # of a member
 
 
 class Mask:
@@ -637,7 +638,7 @@ class Simt:
         me = Mask(m.must & known & ~ct, m.may & (~known | ~ct))
         if mt.any():
             solo = self._solo
-            if self._selects_one_thread(s.cond):
+            if self._selects_one_thread(s.cond, fr, m):
                 self._solo_count += 1
                 self._solo = self._solo_count
             try:
@@ -647,7 +648,7 @@ class Simt:
         if s.otherwise is not None and me.any():
             self.block(s.otherwise, me, fr)
 
-    def _selects_one_thread(self, c: ir.Expr) -> bool:
+    def _selects_one_thread(self, c: ir.Expr, fr: Optional[_Frame] = None, m: Optional[Mask] = None) -> bool:
         """``threadIdx.x == v`` with ``v`` the same for the whole block (``buf_s[1]`` after a
         barrier) in a 1-D block: at most one thread takes the branch."""
         while isinstance(c, ir.Cast) and c.implicit:
@@ -659,9 +660,28 @@ class Simt:
                 a = a.operand
             if isinstance(a, ir.Builtin) and a.name == "threadIdx" and a.component in ("x", "y", "z"):
                 others = [d for i, d in enumerate(self.ts.block) if "xyz"[i] != a.component]
-                if all(d == 1 for d in others) and self.uniform(b):
+                if all(d == 1 for d in others) and (self.uniform(b) or self._same_in_block(b, fr, m)):
                     return True
         return False
+
+    def _same_in_block(self, e: ir.Expr, fr: Optional[_Frame], m: Optional[Mask]) -> bool:
+        """Whether variable ``e`` holds, in each block, one value for all the threads that
+        run here (equal provenance tokens: ``minIdx`` read from one shared word)."""
+        while isinstance(e, ir.Cast):
+            e = e.operand
+        if fr is None or m is None or not isinstance(e, ir.VarRef):
+            return False
+        v = fr.env.get(e.var)
+        if not isinstance(v, V) or v.t is None:
+            return False
+        act = m.may
+        t, blk = v.t[act], self.ts.blk[act]
+        if not len(t) or (t == 0).any():
+            return False
+        for b in np.unique(blk):
+            if len(np.unique(t[blk == b])) != 1:
+                return False
+        return True
 
     def _masks_of(self, fr: _Frame):
         return [fr.ret_must.copy(), fr.ret_may.copy()] + \
@@ -940,6 +960,8 @@ class Simt:
         v = e.var
         if v.storage == "builtin":
             return None
+        if v.type.kind == "array" and isinstance(fr.env.get(v), Ptr):
+            return fr.env[v]  # an array parameter (`int xrefs[16]`): what the caller passed
         if v.type.kind == "array":
             return Ptr(v, _space_of(v), self.const(0), v.type.element or ir.UNKNOWN_TYPE,
                        v.type.is_volatile or bool(v.type.element and v.type.element.is_volatile))
@@ -967,6 +989,9 @@ class Simt:
             val = fr.env.get(loc.key)
             if isinstance(val, (MemLoc, RegLoc)):
                 return self.read(val, m, fr)
+            if val is None and loc.var.storage == "param" and isinstance(loc.key, tuple) and \
+                    loc.key not in fr.env and loc.type is not None and loc.type.kind == "pointer":
+                return self._member_pointer(loc)
             return val if val is not None else self.unknown()
         if isinstance(loc, MemLoc):
             if loc.elem is not None and loc.elem.kind == "array" and loc.ptr is not None:
@@ -975,6 +1000,22 @@ class Simt:
             self.access(loc, False, m)
             return self._loaded(loc)
         return self.unknown()
+
+    def _member_pointer(self, loc: RegLoc) -> Ptr:
+        """A pointer member of a struct passed by value (``q.p`` of ``foo(s q)``): the object it
+        points at, one per member path, like a pointer parameter of its own."""
+        objs = self.__dict__.setdefault("_member_objs", {})
+        key = loc.key
+        var = objs.get(key)
+        if var is None:
+            path, k = [], key
+            while isinstance(k, tuple):
+                path.append(k[1])
+                k = k[0]
+            name = ".".join([loc.var.name] + list(reversed(path)))
+            var = objs[key] = ir.Variable(name, loc.type, "param", loc.var.range)
+        el = loc.type.element or ir.UNKNOWN_TYPE
+        return Ptr(var, "global", self.const(0), el, el.is_volatile)
 
     def _loaded(self, loc: MemLoc) -> V:
         """A value read from memory: unknown, but two threads that read the same address of
@@ -1093,6 +1134,9 @@ class Simt:
             e = e.operand
         if isinstance(e, ir.VarRef):
             v = e.var
+            if v.type.kind == "array" and isinstance(fr.env.get(v), Ptr):
+                p = fr.env[v]
+                return MemLoc(p, e, _elem_size(v.type), v.type)
             if v.type.kind == "array":
                 return MemLoc(Ptr(v, _space_of(v), self.const(0), v.type, v.type.is_volatile), e,
                               _elem_size(v.type), v.type)
@@ -1132,7 +1176,7 @@ class Simt:
             else:
                 base = self.lvalue(e.base, m, fr)
             if isinstance(base, RegLoc):
-                return RegLoc((base.key, e.member), base.var)
+                return RegLoc((base.key, e.member), base.var, e.type)
             if isinstance(base, MemLoc) and base.ptr is not None:
                 t = base.elem
                 if t is not None and t.kind == "vector" and e.member in ("x", "y", "z", "w") and t.size:
@@ -1484,7 +1528,7 @@ class Simt:
                 self.access(loc, True, m, None, atomic=True)
                 if self.glog is not None:
                     self.glog.atomic(self, m)
-                if _preserves_value(name, vals[1:]):
+                if _preserves_value(name, vals[1:]) or _may_repeat(name, vals[1:], m):
                     # atomicAdd(&c, 0) leaves c as it is and returns it: a load, the same
                     # value for every thread (atomicAdd(&c, 1) returns a different one to each)
                     return self._loaded(loc)
@@ -1538,7 +1582,8 @@ class Simt:
                 len(self._inline_stack) < MAX_INLINE_DEPTH and fn not in self._inline_stack:
             return self._inline(e, fn, m, fr)
         vals = [self.ev(a, m, fr) for a in e.args]
-        if self.glog is not None and (fn is None or fn.body is None):
+        if self.glog is not None and (fn is None or fn.body is None) and \
+                not any(v.name == name for v in fr.fn.locals + fr.fn.params):  # not a function pointer
             self.glog.library_call(self, e, vals, m)
         return self.unknown()
 
@@ -1555,6 +1600,12 @@ class Simt:
                     "meta_group_size": lambda: self.const(-(-T // n))}.get(name, lambda: None)()
         if "grid_group" in grp:
             if ts.grid is None:
+                # blocks of the first row and layer have rank blockIdx.x whatever the grid
+                first = (ts.by == 0) & (ts.bz == 0)
+                if name == "thread_rank":
+                    return V(ts.bx * T + ts.lin, first.copy())
+                if name == "block_rank":
+                    return V(ts.bx.copy(), first.copy())
                 return None
             gx, gy, gz = ts.grid
             blin = (ts.bz * gy + ts.by) * gx + ts.bx
@@ -1603,8 +1654,9 @@ class Simt:
             if not isinstance(val, V):
                 val = self.unknown()
             if res is None:
-                res = V(val.v.copy(), val.k & rm.must) if not rm.certain or not bool(np.all(rm.must[m.may])) \
-                    else val
+                res = V(val.v.copy(), val.k & rm.must,
+                        np.where(rm.must, val.t, 0) if val.t is not None else None) \
+                    if not rm.certain or not bool(np.all(rm.must[m.may])) else val
             elif isinstance(res, V):
                 res = self._where(Mask(rm.must, rm.must), val, res)
         return res if res is not None else self.unknown()
@@ -1815,6 +1867,16 @@ def _preserves_value(name: str, args: list) -> bool:
     return isinstance(a, V) and bool(np.all(a.k)) and bool(np.all(a.v == 0))
 
 
+def _may_repeat(name: str, args: list, m: Mask) -> bool:
+    """``atomicAdd(&c, k)`` where k is 0 for some thread that runs it: that thread gets the
+    value the next adder also gets, so the returned values are not unique per thread."""
+    if not name.startswith("atomicAdd") or len(args) != 1 or not isinstance(args[0], V):
+        return False
+    a = args[0]
+    act = m.may
+    return bool(np.all(a.k[act])) and bool(np.any(a.v[act] == 0))
+
+
 def _tags_compatible(a: tuple, b: tuple) -> bool:
     if not a or not b:
         return True
@@ -1941,6 +2003,9 @@ class KernelSync:
         self.block = tuple(kf.launch.block)
         self.block_note = ""
         self.global_note = ""
+        # the launch's grid; without a resolved block, the grid its site still gives
+        site = getattr(kf.launch, "site", None)
+        self.global_grid = kf.launch.grid or (site.grid if site is not None else None)
         self.races_checked = True
 
     @property
@@ -1956,9 +2021,9 @@ class KernelSync:
 
             loops = {lp for lp in self.cfg.loop_nodes if self.cfg.loop_has_barrier(lp)}
             block = tuple(self.launch.block)
-            blocks, self.global_note = global_blocks(self.launch.grid, uses_block_index(self.kernel))
+            blocks, self.global_note = global_blocks(self.global_grid, uses_block_index(self.kernel))
             gkw = {"blocks": blocks, "global_check": True}
-            sim = find_races(self.kernel, block, self.launch.grid, self.params,
+            sim = find_races(self.kernel, block, self.global_grid, self.params,
                              _uniform_fn(self.uni), self.launch.dynamic_smem, loops, **gkw)
             if self.launch.source == "default" and sim.out_of_bounds:
                 # No launch says how big the block is and the stated default overruns the
@@ -1966,7 +2031,7 @@ class KernelSync:
                 # largest (a multiple of 32) that stays inside them.
                 overrun = ", ".join(f"`{v.name}`" for v in sim.out_of_bounds)
                 for n in (128, 64, 32):
-                    s2 = find_races(self.kernel, (n, 1, 1), self.launch.grid, self.params,
+                    s2 = find_races(self.kernel, (n, 1, 1), self.global_grid, self.params,
                                     _uniform_fn(self.uni), self.launch.dynamic_smem, loops, **gkw)
                     if not s2.out_of_bounds:
                         sim, block = s2, (n, 1, 1)
@@ -1986,7 +2051,7 @@ class KernelSync:
                     self.races_checked = False
                 elif block[0] > 64:
                     # The block size is a guess: keep what also happens with two warps.
-                    s64 = find_races(self.kernel, (64, 1, 1), self.launch.grid, self.params,
+                    s64 = find_races(self.kernel, (64, 1, 1), self.global_grid, self.params,
                                      _uniform_fn(self.uni), self.launch.dynamic_smem, loops, **gkw)
                     keep = {(id(r.a), id(r.b)) for r in s64.races.values()} | \
                         {(id(r.b), id(r.a)) for r in s64.races.values()}
@@ -2001,12 +2066,43 @@ class KernelSync:
                 elif block[0] > 32:
                     # The block size is a guess: keep what also happens with one warp (a
                     # kernel written for 16-thread blocks overlaps its neighbours at 256).
-                    s32 = find_races(self.kernel, (32, 1, 1), self.launch.grid, self.params,
+                    s32 = find_races(self.kernel, (32, 1, 1), self.global_grid, self.params,
                                      _uniform_fn(self.uni), self.launch.dynamic_smem, loops, **gkw)
                     sim.glog.races = {k: r for k, r in sim.glog.races.items() if k in s32.glog.races}
+            if sim.glog is not None and sim.glog.complete and self.races_checked:
+                from .global_races import probe_candidates
+                if probe_candidates(sim.glog):
+                    self._probe_parameters(sim, block, loops, gkw)
             self.block = block
             self._sim = sim
         return self._sim
+
+    def _probe_parameters(self, sim: Simt, block: tuple, loops: set, gkw: dict) -> None:
+        """An array indexed both with and without an integer parameter that has no known value
+        (``A[tid]`` and ``A[tid + offset]``): find the values of the parameter at which two
+        threads meet (two runs, at 0 and 1, give each index's slope), and rerun with the
+        nearest one. Races of that run are kept, saying which value makes them happen."""
+        from .global_races import MAX_PROBED_PARAMS, _slope, candidate_values
+        from .uniformity import _uniform_fn
+
+        def run(extra: dict) -> Simt:
+            return find_races(self.kernel, block, self.global_grid, {**self.params, **extra},
+                              _uniform_fn(self.uni), self.launch.dynamic_smem, loops, **gkw)
+
+        unknown = [p for p in self.kernel.params if p.name not in self.params and
+                   p.type.kind == "scalar" and not p.type.is_float][:MAX_PROBED_PARAMS]
+        for p in unknown:
+            rows = _slope(run({p.name: 0}).glog.probe_sig, run({p.name: 1}).glog.probe_sig)
+            if not rows:
+                continue
+            for val in candidate_values(rows, sim.ts):
+                sp = run({p.name: val})
+                new = {k: r for k, r in sp.glog.races.items() if k not in sim.glog.races}
+                for k, r in new.items():
+                    r.assumed = f"{p.name} = {val}"
+                    sim.glog.races[k] = r
+                if new:
+                    return
 
     @property
     def races(self) -> list:

@@ -88,7 +88,7 @@ def global_race_inter(ctx: RuleContext):
 def _verb(write: bool, atomic: bool, kind: str, plural: bool = False) -> str:
     if atomic:
         return "update atomically" if plural else "updates atomically"
-    if kind == "library":
+    if kind in ("library", "block-library"):
         return ("pass" if plural else "passes") + " a pointer (read and written by the call) to"
     v = ("write" if write else "read") + ("" if plural else "s")
     return f"{v} (through {kind})" if kind in ("memcpy", "memset") else v
@@ -151,20 +151,25 @@ def _diag(ctx, me, ks, r, kf):
         line, ia, ib = r.iterations
         msg += f" (iterations {ia} and {ib} of the loop at line {line})"
     sev = None
-    if r.byte_off is None:
+    if r.assumed:
+        name = r.assumed.split(" = ")[0]
+        msg += (f" (possible: this happens when `{r.assumed}`; no value of `{name}` is known "
+                "here -- pass it with --param or from a launch)")
+        sev = "warning"
+    elif r.byte_off is None:
         msg += (" (possible: the index is not known before run time, but both threads compute it "
                 "from the same values, so they hit the same element whatever it is)")
         sev = "warning"
     elif not r.certain:
         msg += " (possible: whether both threads get there depends on data read at run time)"
         sev = "warning"
-    elif r.inter and kf.launch.grid is None:
+    elif r.inter and ks.global_grid is None:
         msg += " (if the kernel is launched with more than one block: no launch grid is known)"
         sev = "warning"
     notes = [f"block {'x'.join(map(str, ks.block))}"]
-    lc = kf.launch
     if r.inter:
-        notes.append(f"grid {'x'.join(map(str, lc.grid))}" if lc.grid else "grid not known")
+        g = ks.global_grid
+        notes.append(f"grid {'x'.join(map(str, g))}" if g else "grid not known")
     if ks.block_note:
         notes.append(ks.block_note)
     if r.inter and ks.global_note:
