@@ -2167,7 +2167,26 @@ class SyncReport:
             "races_checked": ks.races_checked,
             "complete": bool(sim.complete),
             "races": [r.to_json() for r in races],
+            "global": self._global(ks, sim),
         }
+
+    @staticmethod
+    def _global(ks: "KernelSync", sim: Simt) -> dict:
+        """The global-memory race check (CL606/CL607): arrays checked, blocks run side by side,
+        whether it finished within its budgets."""
+        g = sim.glog
+        if g is None:
+            return {"checked": False}
+        races = sorted(g.races.values(), key=lambda r: (r.b.range.line, r.a.range.line))
+        return {"checked": ks.races_checked, "arrays": list(getattr(g, "arrays", [])),
+                "written": list(getattr(g, "written", [])),
+                "blocks": [list(b) for b in sim.ts.blocks],
+                "grid": list(ks.global_grid) if ks.global_grid else None,
+                "grid_barriers": g.grid_barriers,
+                "complete": bool(g.complete and sim.complete),
+                "incomplete_reason": g.reason or (sim.incomplete_reason if not sim.complete else ""),
+                "note": ks.global_note,
+                "races": [r.to_json(sim.ts) for r in races]}
 
     def render_text(self):
         from .accesses import PlainText
@@ -2187,10 +2206,31 @@ class SyncReport:
                          " (the check stopped early: its step or pair budget was spent, so more may exist)"))
             for r in j["races"]:
                 a, b = r["first"], r["second"]
+                if "scope" in r:
+                    continue
                 lines.append(f"    `{r['element'] or r['array']}`: {a['kind']} at line {a['line']} and "
                              f"{b['kind']} at line {b['line']} by threads {r['threads'][0]} and "
                              f"{r['threads'][1]}"
                              + (f", across iterations of the loop at line {r['across_back_edge_of_loop']}"
                                 if r["across_back_edge_of_loop"] else "")
                              + ("" if r["certain"] else " (possible)"))
+        g = j.get("global") or {}
+        if g.get("checked"):
+            nb = len(g["blocks"])
+            grid = "x".join(map(str, g["grid"])) if g["grid"] else "not known"
+            lines.append(f"    global memory: {len(g['arrays'])} array(s) checked "
+                         f"({', '.join(g['arrays']) or 'none written'}) across {nb} block(s) "
+                         f"{', '.join('(' + ','.join(map(str, b)) + ')' for b in g['blocks'])} of grid {grid}"
+                         + ("" if g["complete"] else f"; the check stopped early ({g['incomplete_reason']}), "
+                            "so more may exist"))
+            if g["note"]:
+                lines.append(f"      assumed: {g['note']}")
+            lines.append(f"      races: {len(g['races'])}")
+            for r in g["races"]:
+                a, b = r["first"], r["second"]
+                lines.append(f"      `{r['element'] or r['array']}` ({r['scope']}): {a['kind']} at line "
+                             f"{a['line']} by {r['threads'][0]} and {b['kind']} at line {b['line']} by "
+                             f"{r['threads'][1]}" + ("" if r["certain"] else " (possible)"))
+        elif j.get("races_checked"):
+            lines.append("    global memory: not checked")
         return PlainText("\n".join(lines))
