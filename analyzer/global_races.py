@@ -38,7 +38,7 @@ from . import ir
 
 _INT = np.int64
 #: global-memory thread-accesses recorded per run; past this the check stops (incomplete)
-MAX_ENTRIES = 1_500_000
+MAX_ENTRIES = 800_000
 MAX_PAIRS = 200_000
 PAIR_BUDGET = 40_000
 _TOKEN_KEY = np.int64(1) << 62
@@ -264,6 +264,8 @@ class GlobalLog:
         if name in _READ_ONLY_CALLS or name.startswith("__builtin") or name.startswith("__nv_") \
                 or name.startswith("tex") or name.startswith("surf"):
             return
+        if "::" in name or "<" in name:
+            return  # a member or template instance the front end did not resolve: user code, not a library
         for i, v in enumerate(vals):
             if not isinstance(v, Ptr) or v.space != "global" or v.var is None:
                 continue
@@ -421,11 +423,12 @@ class GlobalLog:
         for j, i in enumerate(involved):
             s = by_rec[bounds[j]:bounds[j + 1]]
             per_rec[i] = (jk[s], th[s], po[s])
+        cache: dict = {}
         for wi in writers:
             for oi in involved:
-                self._pair(recs, wi, oi, per_rec, intra)
+                self._pair(recs, wi, oi, per_rec, intra, cache)
 
-    def _pair(self, recs, wi, oi, per_rec, intra: bool) -> None:
+    def _pair(self, recs, wi, oi, per_rec, intra: bool, cache: dict) -> None:
         from .races import _tags_compatible
 
         rw, ro = recs[wi], recs[oi]
@@ -483,7 +486,7 @@ class GlobalLog:
         if not ro.write and valid.any():
             # the reader stored the same value there itself, earlier: it reads that value
             # whichever store lands last
-            valid &= ~reread(recs, oi, pov[osel], tb, rw, pw[wsel])
+            valid &= ~reread(recs, oi, pov[osel], tb, rw, pw[wsel], cache=cache)
         if not valid.any():
             return
         tk = rw.tokened[pw[wsel]] | ro.tokened[pov[osel]]
@@ -519,7 +522,7 @@ def _overlap(ra: GAccess, ia: int, rb: GAccess, ib: int) -> int:
 
 
 def reread(recs: list, oi: int, opos: np.ndarray, othreads: np.ndarray, rw, wpos: np.ndarray,
-           key_attr: str = "keys") -> np.ndarray:
+           key_attr: str = "keys", cache: Optional[dict] = None) -> np.ndarray:
     """Per (write, read) entry pair: whether the reading thread itself stored, earlier in the
     interval (a record before ``oi``), the value the writer stores, at the address it reads
     (``flag = 1; ... if (flag)`` by every thread): it reads that value whichever store lands
@@ -528,18 +531,23 @@ def reread(recs: list, oi: int, opos: np.ndarray, othreads: np.ndarray, rw, wpos
     out = np.zeros(len(opos), dtype=bool)
     if not (sig != 0).any():
         return out
-    pool = []
-    for r in recs[:oi]:
-        if not r.write or r.atomic or (r.value is None and r.tok is None):
-            continue
-        s_ = _value_sig(r, np.arange(len(r.threads)))
-        ok = s_ != 0
-        if ok.any():
-            pool.append(_h3(r.threads[ok], getattr(r, key_attr)[ok], s_[ok]))
-    if not pool:
+    pool = cache.get(oi) if cache is not None else None
+    if pool is None:
+        parts = []
+        for r in recs[:oi]:
+            if not r.write or r.atomic or (r.value is None and r.tok is None):
+                continue
+            s_ = _value_sig(r, np.arange(len(r.threads)))
+            ok = s_ != 0
+            if ok.any():
+                parts.append(_h3(r.threads[ok], getattr(r, key_attr)[ok], s_[ok]))
+        pool = np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=_INT)
+        if cache is not None:
+            cache[oi] = pool
+    if not len(pool):
         return out
     h = _h3(othreads, getattr(recs[oi], key_attr)[opos], sig)
-    return (sig != 0) & np.isin(h, np.concatenate(pool))
+    return (sig != 0) & np.isin(h, pool)
 
 
 def _value_sig(r: GAccess, pos: np.ndarray) -> np.ndarray:
@@ -679,6 +687,8 @@ def candidate_values(rows: list, ts) -> list:
                 cw, co = w[3], o[3]
                 if not ((cw != 0).any() or (co != 0).any()):
                     continue
+                if len(np.unique(cw)) > 1 or len(np.unique(co)) > 1:
+                    continue  # the parameter scales the index (a row length), it does not shift it
                 n = len(w[1]) * len(o[1])
                 if n > budget:
                     continue

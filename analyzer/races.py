@@ -1743,11 +1743,12 @@ class Simt:
         for j, i in enumerate(involved):
             sel = by_rec[bounds[j]:bounds[j + 1]]
             per_rec[i] = (key[sel], th[sel], po[sel])
+        cache: dict = {}  # earlier stores per reader record, for the re-read test
         for wi in writers:
             for oi in involved:
-                self._check_pair(recs, wi, oi, per_rec, unit)
+                self._check_pair(recs, wi, oi, per_rec, unit, cache)
 
-    def _check_pair(self, recs, wi: int, oi: int, per_rec: dict, unit: int) -> None:
+    def _check_pair(self, recs, wi: int, oi: int, per_rec: dict, unit: int, cache: dict) -> None:
         rw, ro = recs[wi], recs[oi]
         if rw.atomic and ro.atomic:
             return
@@ -1796,7 +1797,7 @@ class Simt:
         if not ro.write and rw.write and valid.any():
             # the reader stored that same value there itself, earlier: it reads it either way
             from .global_races import reread
-            valid &= ~reread(recs, oi, pov[osel], tb_all, rw, pw[wsel], "offs")
+            valid &= ~reread(recs, oi, pov[osel], tb_all, rw, pw[wsel], "offs", cache)
         if not valid.any():
             return
         cert = rw.certain[pw[wsel]] & ro.certain[pov[osel]]
