@@ -46,10 +46,9 @@ _MEMCPY = {"memcpy", "__builtin_memcpy", "std::memcpy", "::memcpy"}
 _MEMSET = {"memset", "__builtin_memset", "std::memset", "::memset"}
 _FENCES = {"__threadfence", "__threadfence_system", "cuda::atomic_thread_fence",
            "atomic_thread_fence", "__fence"}
-#: functions without a body that only read through their pointer argument
-_READ_ONLY_CALLS = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", "printf",
-                    "__prefetch_global_l1", "__prefetch_global_l2", "__nanosleep"}
 _STORE_CALLS = {"__stcg", "__stcs", "__stwb", "__stwt"}
+#: libraries whose device functions read and update a state passed by pointer
+_STATEFUL_LIBRARIES = ("curand", "hiprand", "rocrand")
 
 
 @dataclass
@@ -261,11 +260,10 @@ class GlobalLog:
         from .races import Ptr, MemLoc
 
         name = e.callee
-        if name in _READ_ONLY_CALLS or name.startswith("__builtin") or name.startswith("__nv_") \
-                or name.startswith("tex") or name.startswith("surf"):
+        if name not in _STORE_CALLS and not name.startswith(_STATEFUL_LIBRARIES):
+            # other calls without a body: warp-collective (wmma::load_matrix_sync), read-only
+            # (__ldg) or user code the front end did not resolve -- what they touch is not known
             return
-        if "::" in name or "<" in name:
-            return  # a member or template instance the front end did not resolve: user code, not a library
         for i, v in enumerate(vals):
             if not isinstance(v, Ptr) or v.space != "global" or v.var is None:
                 continue
