@@ -1345,7 +1345,10 @@ class Simt:
 
     def _arith(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
         r = self._arith_values(op, a, b, t)
-        if a.t is not None or b.t is not None:
+        # provenance through integer arithmetic (indices, values compared for equality); a
+        # run that records nothing needs none, and a float result is not an index
+        if self.record and (a.t is not None or b.t is not None) and not r.is_float \
+                and not r.k.all():
             r.t = mix_tokens(_OP_SALT.get(op, 99), a, b)
         return r
 
