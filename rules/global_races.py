@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..analyzer.global_races import who
-from .barriers import _in_file, _sync, _text
+from .barriers import _sync, _text
 from .context import RuleContext
 from .diagnostic import Location, Related
 from .registry import RULES, rule
@@ -107,7 +107,7 @@ def _report(ctx: RuleContext, me, inter: bool):
                                                                  r.a.range.line, r.a.range.column)):
             if r.inter != inter or (inter and (id(r.a), id(r.b)) in intra):
                 continue
-            if not (_in_file(ctx, r.b.range) and _in_file(ctx, r.a.range)):
+            if not (ctx.in_file(r.b.range, no_file=True) and ctx.in_file(r.a.range, no_file=True)):
                 continue
             by_loc.setdefault((r.b.range.line, r.b.range.column), []).append((r, ks, kf))
     for group in by_loc.values():
