@@ -220,6 +220,12 @@ class GlobalLog:
         self.fence_ep[pub] += 1
         self.fenced[pub] = False
 
+    def publish(self, threads: np.ndarray) -> None:
+        """These threads run after the others published their work through an atomic (they
+        branched on its result): their later accesses are not paired with what other threads
+        did before publishing."""
+        self.fence_ep[threads] += 1
+
     def call(self, sim, e: ir.Call, m, fr) -> bool:
         """memcpy/memset and fences; True when the call was handled here."""
         from .races import V, Ptr, MemLoc
@@ -466,6 +472,8 @@ class GlobalLog:
             valid = ta != tb
             same = ts.warp[ta] == ts.warp[tb]
             valid &= ~(same & (rw.wepoch[pw[wsel]] != ro.wepoch[pov[osel]]))
+            # one before publishing through an atomic, the other after seeing it
+            valid &= rw.fence[pw[wsel]] == ro.fence[pov[osel]]
         else:
             valid = ts.blk[ta] != ts.blk[tb]
             same = np.zeros(total, dtype=bool)

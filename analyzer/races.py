@@ -636,6 +636,10 @@ class Simt:
             return
         mt = Mask(m.must & known & ct, m.may & (~known | ct))
         me = Mask(m.must & known & ~ct, m.may & (~known | ~ct))
+        if self.glog is not None and _tests_atomic(s.cond):
+            # `if (atomicAdd(&done, n) + n == total)`: the thread that sees the others' count
+            # runs after their updates (the last-arriver pattern)
+            self.glog.publish(mt.may)
         if mt.any():
             solo = self._solo
             if self._selects_one_thread(s.cond, fr, m):
@@ -1859,6 +1863,11 @@ class Simt:
         r.confined = confined and (old.confined if old is not None else True)
         r.warp_confined = (not r.cross_warp) and r.confined and self.ts.warps_per_block > 1
         self.races[pk] = r
+
+
+def _tests_atomic(c: ir.Expr) -> bool:
+    """Whether a condition tests the value an atomic read-modify-write returned."""
+    return any(isinstance(x, ir.Call) and x.callee.startswith("atomic") for x in c.walk())
 
 
 def _preserves_value(name: str, args: list) -> bool:
