@@ -35,6 +35,7 @@ from typing import Optional
 import numpy as np
 
 from . import ir
+from .simt_values import MemLoc, Mask, Ptr, V
 
 _INT = np.int64
 #: global-memory thread-accesses recorded per run; past this the check stops (incomplete)
@@ -228,8 +229,6 @@ class GlobalLog:
 
     def call(self, sim, e: ir.Call, m, fr) -> bool:
         """memcpy/memset and fences; True when the call was handled here."""
-        from .races import V, Ptr, MemLoc
-
         name = e.callee
         if name in _FENCES:
             for a in e.args:
@@ -263,8 +262,6 @@ class GlobalLog:
     def library_call(self, sim, e: ir.Call, vals: list, m) -> None:
         """A function without a body that gets a pointer into global memory reads and writes
         the element it points at (``curand(&state[0])``)."""
-        from .races import Ptr, MemLoc
-
         name = e.callee
         if name not in _STORE_CALLS and not name.startswith(_STATEFUL_LIBRARIES):
             # other calls without a body: warp-collective (wmma::load_matrix_sync), read-only
@@ -614,7 +611,6 @@ def _is_grid_barrier(node) -> bool:
 
 
 def _sub(m, act: np.ndarray):
-    from .races import Mask
     return Mask(m.must & act, m.may & act)
 
 

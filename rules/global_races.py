@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..analyzer.global_races import who
-from .barriers import _sync, _text
+from .barriers import _text
 from .context import RuleContext
 from .diagnostic import Location, Related
 from .registry import RULES, rule
@@ -97,7 +97,9 @@ def _verb(write: bool, atomic: bool, kind: str, plural: bool = False) -> str:
 def _report(ctx: RuleContext, me, inter: bool):
     by_loc: dict = {}
     for kf in ctx.kernels:
-        ks = _sync(ctx, kf)
+        ks = kf.sync
+        if ks is None:
+            continue
         sim = ks.sim
         if sim.glog is None:
             continue

@@ -5,7 +5,6 @@ import textwrap
 
 from cudalint.analyzer.global_races import global_blocks, who
 from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
-from cudalint.analyzer.races import SyncReport, kernel_sync
 
 
 def sync_of(tmp_path, src: str, **opts):
@@ -13,7 +12,7 @@ def sync_of(tmp_path, src: str, **opts):
     p.write_text(textwrap.dedent(src))
     fa = analyze_file(str(p), AnalysisOptions(use_ptxas=False, **opts))
     assert fa.error is None, fa.error
-    ks = kernel_sync(fa.kernels[0])
+    ks = fa.kernels[0].sync
     return ks, sorted(ks.sim.glog.races.values(), key=lambda r: (r.inter, r.b.range.line))
 
 
@@ -93,7 +92,7 @@ def test_grid_barrier_orders_blocks_and_explain_says_so(tmp_path):
     """
     ks, races = sync_of(tmp_path, src.replace("SYNC", "cg::this_grid().sync()"), block=(64, 1, 1), grid=(16, 1, 1))
     assert races == []
-    g = SyncReport(ks).to_json()["global"]
+    g = ks.to_json()["global"]
     assert g["grid_barriers"] == 1 and g["complete"] and g["arrays"] == ["part", "total"]
     assert g["blocks"] == [[0, 0, 0], [1, 0, 0], [15, 0, 0]] and g["grid"] == [16, 1, 1]
     ks, races = sync_of(tmp_path, src.replace("SYNC", "__syncthreads()"), block=(64, 1, 1), grid=(16, 1, 1))
