@@ -275,8 +275,10 @@ class GlobalLog:
                 continue
             loc = MemLoc(v, e, size, v.elem)
             kind = "library"
-            if "Mtgp32" in v.elem.spelling or "mtgp32" in v.elem.spelling:
-                kind = "block-library"  # MTGP32: one state per block, all its threads call together
+            if ("Mtgp32" in v.elem.spelling or "mtgp32" in v.elem.spelling) and \
+                    self.ts.threads_per_block <= 256:
+                # MTGP32: one state per block, called by all its threads together (at most 256)
+                kind = "block-library"
             if name in _STORE_CALLS:
                 if i == 0:
                     self.access(sim, loc, True, m, vals[1] if len(vals) > 1 else None, False)

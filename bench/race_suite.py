@@ -9,8 +9,9 @@ race-free) or ``//xfail:NOT_ALL_VERIFIED`` (an error is expected), whose second 
 An xfail kernel counts as racy when its expected error names a race (``race``, ``Write by
 thread``, "This kernel is racy") or it is one of the unlabelled races named in ``RACY``; xfail
 kernels for other errors (asserts, null pointers, barrier divergence, constant memory,
-frontend errors) are left out, as are race-free kernels verified only under GPUVerify's
-warp-synchronous or divergence-only modes. The GPUVerify annotation builtins
+frontend errors) are left out. Racy kernels are split by the memory their race is on
+(``SHARED_RACES``: shared; the others global). Every ``//pass`` kernel counts as race-free
+(those verified under GPUVerify's warp-synchronous mode are listed apart as well). The GPUVerify annotation builtins
 (``__requires`` ...) are defined away; ``cuda.h``, cooperative groups and cuRAND are
 included, as GPUVerify's own prelude does.
 """
@@ -29,6 +30,8 @@ from cudalint.rules.runner import CheckOptions, check_file
 RACY = {"atomics/add_tid", "atomics/add_zero", "cooperative_groups/fail/race",
         "fail_tests/race_on_shared", "fail_tests/shared_int", "pointeranalysistests/testbasicaliasing",
         "warpsync/broken_shuffle", "globalarray/fail"}
+#: racy kernels whose race is on shared memory
+SHARED_RACES = {"fail_tests/race_on_shared", "fail_tests/shared_int", "loop_unwind", "pointertests/cast"}
 RACE_CODES = ("CL602", "CL603", "CL606", "CL607")
 PRELUDE = """#include <cuda.h>
 #include <cooperative_groups.h>
@@ -58,8 +61,6 @@ def label(rel: str, lines: list[str]):
     args = lines[1] if len(lines) > 1 else ""
     comments = " ".join(l for l in lines[2:12] if l.startswith("//")).lower()
     if head.startswith("//pass"):
-        if "--warp-sync" in args or "--only-divergence" in args:
-            return None
         return "free"
     if head.startswith("//xfail:not_all_verified"):
         if rel in RACY or "race" in comments or "write by thread" in comments or "racy" in comments:
@@ -100,11 +101,14 @@ def main(argv=None) -> int:
     free = [r for r in rows if r[1] == "free"]
     det = [r for r in racy if r[2]]
     fa = [r for r in free if r[2]]
+    glob = [r for r in racy if r[0] not in SHARED_RACES]
     if a.list:
         for rel, lab, found, err in rows:
             verdict = ("found" if found else "MISSED") if lab == "racy" else ("FALSE ALARM" if found else "clean")
             print(f"{lab:5} {verdict:11} {','.join(found) or '-':12} {'(CL000)' if err else '':8} {rel}")
     print(f"racy kernels: {len(racy)}, reported: {len(det)}")
+    print(f"  global-memory races: {len(glob)}, reported: {sum(1 for r in glob if r[2])}")
+    print(f"  shared-memory races: {len(racy) - len(glob)}, reported: {len(det) - sum(1 for r in glob if r[2])}")
     print(f"race-free kernels: {len(free)}, false alarms: {len(fa)}")
     print(f"not parsed (CL000): {sum(1 for r in rows if r[3])}")
     return 0
