@@ -140,8 +140,7 @@ def uses_block_index(fn: ir.Function, depth: int = 0, seen=None) -> set:
         if isinstance(e, ir.Builtin) and e.name in ("blockIdx", "gridDim") and e.component:
             out.add(e.component)
         elif isinstance(e, ir.Call):
-            if e.callee in ("this_grid", "block_rank", "block_index", "num_blocks", "dim_blocks",
-                            "block_index"):
+            if e.callee in ("this_grid", "block_rank", "block_index", "num_blocks", "dim_blocks"):
                 out.add("x")
             if e.function is not None:
                 out |= uses_block_index(e.function, depth + 1, seen)

@@ -58,7 +58,6 @@ def dims(text: str, name: str):
 
 def label(rel: str, lines: list[str]):
     head = lines[0].strip().lower()
-    args = lines[1] if len(lines) > 1 else ""
     comments = " ".join(l for l in lines[2:12] if l.startswith("//")).lower()
     if head.startswith("//pass"):
         return "free"
