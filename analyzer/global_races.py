@@ -10,7 +10,9 @@ every access to global memory -- pointer parameters, ``__device__`` variables, `
 - **inter-block**: two threads of different blocks, anywhere between two grid-wide barriers
   (``grid.sync()``) or the kernel's ends: ``__syncthreads()`` orders nothing across blocks.
 
-Not races: atomic against atomic; two stores of provably equal values (known numbers, or one
+Not reported: a load and a store of one element by two lanes of the same warp (warp-synchronous
+code that relies on lockstep lanes: GPUVerify's ``--warp-sync`` view; CL302 covers its
+shared-memory form). Not races: atomic against atomic; two stores of provably equal values (known numbers, or one
 provenance token: both stored what they read from one address, or one uniform parameter); a
 load of a location that the loading thread itself stored earlier in the interval when every
 conflicting store wrote that same value (``flag = 1; ... if (flag)``); a plain load against an
@@ -472,6 +474,11 @@ class GlobalLog:
             valid &= ~(same & (rw.wepoch[pw[wsel]] != ro.wepoch[pov[osel]]))
             # one before publishing through an atomic, the other after seeing it
             valid &= rw.fence[pw[wsel]] == ro.fence[pov[osel]]
+            if not ro.write:
+                # lanes of one warp passing values through memory (a warp-synchronous scan or
+                # shuffle) rely on lockstep execution, not an ordering this check models; the
+                # shared-memory form is CL302's
+                valid &= ~same
         else:
             valid = ts.blk[ta] != ts.blk[tb]
             same = np.zeros(total, dtype=bool)

@@ -41,6 +41,7 @@ _COMMON = (
     "`atomicAdd(&c, k)` with `k > 0` (unique per thread). An index that is not known before run "
     "time but equal in both threads (read from memory, a parameter without a known value, "
     "`atomicAdd(&c, 0)`) makes the race a warning, as does a thread-dependent condition on data. "
+    "A load and a store by two lanes of one warp (warp-synchronous code) are left alone. "
     "Distinct pointer parameters are assumed not to alias; reads through pointers to `const` "
     "are not tracked. The message names a witness: both threads (block and thread index) and "
     "the element.")
