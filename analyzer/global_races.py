@@ -665,6 +665,38 @@ def probe_candidates(glog: "GlobalLog") -> bool:
     return bool(known & tok & written)
 
 
+def shifts_an_index(fn: ir.Function, name: str) -> bool:
+    """Whether a variable called ``name`` only shifts array indices in ``fn`` and the device
+    functions it calls: an added term of some index (``A[tid + offset]``) and never part of a
+    product in one (``A[row * width + col]``: a row length, which no value makes race-prone
+    the way a shift does)."""
+    found = {"add": False, "mul": False}
+
+    def terms(x):
+        while isinstance(x, ir.Cast):
+            x = x.operand
+        if isinstance(x, ir.BinOp) and x.op in ("+", "-"):
+            return terms(x.lhs) + terms(x.rhs)
+        return [x]
+
+    def visit(f: ir.Function, depth: int, seen: set) -> None:
+        if id(f) in seen or depth > 8:
+            return
+        seen.add(id(f))
+        for e in f.expressions():
+            if isinstance(e, ir.Index):
+                for t in terms(e.index):
+                    if isinstance(t, ir.VarRef) and t.var.name == name:
+                        found["add"] = True
+                    elif any(isinstance(x, ir.VarRef) and x.var.name == name for x in t.walk()):
+                        found["mul"] = True
+            elif isinstance(e, ir.Call) and e.function is not None:
+                visit(e.function, depth + 1, seen)
+
+    visit(fn, 0, set())
+    return found["add"] and not found["mul"]
+
+
 def _slope(sig0: list, sig1: list):
     """Per record of two runs with a parameter at 0 and at 1: the offsets at 0 and their
     change per unit of the parameter; None when the runs did not make the same accesses."""
@@ -676,8 +708,13 @@ def _slope(sig0: list, sig1: list):
             return None
         if a[4].any() or b[4].any():
             continue  # still not known with the parameter set: another unknown is involved
-        out.append((a[0], a[2], a[3], b[3] - a[3], a[5]))
-    return out
+        out.append((a[0], a[2], a[3], b[3] - a[3], a[5], a[1]))
+    # a pure shift moves every execution of an access by the same amount; a slope that changes
+    # between executions (`od[y * w]` over rows y) is a stride the parameter scales
+    slopes: dict = {}
+    for r in out:
+        slopes.setdefault(id(r[5]), set()).update(np.unique(r[3]).tolist())
+    return [r for r in out if len(slopes[id(r[5])]) == 1]
 
 
 def candidate_values(rows: list, ts) -> list:

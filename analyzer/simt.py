@@ -291,7 +291,25 @@ class Simt(SimtEval):
                 others = [d for i, d in enumerate(self.ts.block) if "xyz"[i] != a.component]
                 if all(d == 1 for d in others) and (self.uniform(b) or self._same_in_block(b, fr, m)):
                     return True
+            elif self._distinct_in_block(a, fr, m) and self._same_in_block(b, fr, m):
+                return True  # `idx == minIdx` with idx = threadIdx.x held in a local
         return False
+
+    def _distinct_in_block(self, e: ir.Expr, fr: Optional[_Frame], m: Optional[Mask]) -> bool:
+        """Whether local variable ``e`` holds a known value that differs between the threads
+        of each block that run here (a thread index kept in a local)."""
+        if fr is None or m is None or not isinstance(e, ir.VarRef) or e.var.storage != "auto":
+            return False
+        v = fr.env.get(e.var)
+        act = m.may
+        if not isinstance(v, V) or not bool(np.all(v.k[act])):
+            return False
+        vals, blk = v.v[act], self.ts.blk[act]
+        for b in np.unique(blk):
+            x = vals[blk == b]
+            if len(np.unique(x)) != len(x):
+                return False
+        return True
 
     def _same_in_block(self, e: ir.Expr, fr: Optional[_Frame], m: Optional[Mask]) -> bool:
         """Whether variable ``e`` holds, in each block, one value for all the threads that

@@ -96,10 +96,11 @@ class KernelSync:
         (``A[tid]`` and ``A[tid + offset]``): find the values of the parameter at which two
         threads meet (two runs, at 0 and 1, give each index's slope), and rerun with the
         nearest one. Races of that run are kept, saying which value makes them happen."""
-        from .global_races import MAX_PROBED_PARAMS, _slope, candidate_values
+        from .global_races import MAX_PROBED_PARAMS, _slope, candidate_values, shifts_an_index
 
         unknown = [p for p in self.kernel.params if p.name not in self.params and
-                   p.type.kind == "scalar" and not p.type.is_float][:MAX_PROBED_PARAMS]
+                   p.type.kind == "scalar" and not p.type.is_float and
+                   shifts_an_index(self.kernel, p.name)][:MAX_PROBED_PARAMS]
         for p in unknown:
             rows = _slope(run({p.name: 0}).glog.probe_sig, run({p.name: 1}).glog.probe_sig)
             if not rows:
