@@ -37,6 +37,7 @@ from typing import Optional
 import numpy as np
 
 from . import ir
+from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
 from .simt_values import MemLoc, Mask, Ptr, V
 
 _INT = np.int64
@@ -433,8 +434,6 @@ class GlobalLog:
                 self._pair(recs, wi, oi, per_rec, intra, cache)
 
     def _pair(self, recs, wi, oi, per_rec, intra: bool, cache: dict) -> None:
-        from .races import _tags_compatible
-
         rw, ro = recs[wi], recs[oi]
         if rw.atomic and (ro.atomic or not ro.write):
             return  # atomics do not race with atomics; a plain load against an atomic is left alone
@@ -597,7 +596,6 @@ def element_text(var: ir.Variable, byte_off: Optional[int], size: int) -> str:
         if byte_off % esz:
             return f"{var.name} (byte {byte_off})"
         return f"{var.name}[{byte_off // esz}]"
-    from .races import _element_text
     return _element_text(var, byte_off, size)
 
 

@@ -38,6 +38,8 @@ import numpy as np
 from . import ir, simt
 from .simt import STEP_BUDGET
 from .simt_log import Access, ThreadSet, sample_blocks  # noqa: F401 - sample_blocks: for callers
+from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
+from .global_races import GlobalLog, reread
 from .simt_values import _INT
 
 MAX_PAIRS = 200_000
@@ -234,7 +236,6 @@ class Simt(simt.Simt):
             valid &= ~((ka == kb) & (ka != 0))
         if not ro.write and rw.write and valid.any():
             # the reader stored that same value there itself, earlier: it reads it either way
-            from .global_races import reread
             valid &= ~reread(recs, oi, pov[osel], tb_all, rw, pw[wsel], "offs", cache)
         if not valid.any():
             return
@@ -296,36 +297,6 @@ class Simt(simt.Simt):
         self.races[pk] = r
 
 
-def _tags_compatible(a: tuple, b: tuple) -> bool:
-    if not a or not b:
-        return True
-    da = dict(a)
-    for d, o in b:
-        if d in da and da[d] != o:
-            return False
-    return True
-
-
-def _element_text(var: ir.Variable, byte_off: int, size: Optional[int]) -> str:
-    t = var.type
-    if t.kind != "array":
-        return var.name if byte_off == 0 else f"{var.name} (+{byte_off} bytes)"
-    extents = t.array_extents()
-    el = t.innermost_element()
-    esz = el.size or size or 1
-    if byte_off % esz:
-        return f"{var.name} (byte {byte_off})"
-    i = byte_off // esz
-    dims = []
-    for ext in reversed(extents[1:]):
-        if not ext:
-            return f"{var.name}[{i}]"
-        dims.append(i % ext)
-        i //= ext
-    dims.append(i)
-    return var.name + "".join(f"[{d}]" for d in reversed(dims))
-
-
 # ---------------------------------------------------------------------- entry point
 
 def find_races(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
@@ -341,7 +312,6 @@ def find_races(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
     sim = Simt(kernel, ts, params or {}, uniform, record=True, dynamic_smem=dynamic_smem,
                barrier_loops=barrier_loops, budget=budget)
     if global_check:
-        from .global_races import GlobalLog
         sim.glog = GlobalLog(ts)
     sim.run()
     if sim.glog is not None:
