@@ -52,6 +52,13 @@ class Access:
     atomic: bool = False
     exact: bool = True  # no stated default or sampled value was needed
     why: str = ""  # for data-dependent/unknown: what makes it so
+    # The request model (analyzer/requests.py): False when the compiler keeps the value in a
+    # register; warp-level requests for the launch (None: unknown); requests per block, the
+    # weight of the kernel-level averages; and why the count differs from the source.
+    issued: bool = True
+    requests: Optional[float] = None
+    weight: Optional[float] = None
+    request_note: str = ""
     # extras for rules (not serialised)
     contiguous_sectors: Optional[float] = None
     min_sectors: Optional[float] = None
@@ -78,7 +85,9 @@ class Access:
             "sectors_per_request": _round(self.sectors_per_request),
             "efficiency": _round(self.efficiency, 4),
             "wavefronts_per_request": _round(self.wavefronts_per_request),
-            "assumptions": list(self.assumptions),
+            "issued": self.issued,
+            "requests": self.requests,
+            "assumptions": list(self.assumptions) + ([self.request_note] if self.request_note else []),
         }
         if self.base and self.base != self.array:
             d["base"] = self.base
@@ -136,17 +145,21 @@ class AccessTable:
         if not self.accesses:
             return PlainText("  accesses: none")
         rows = [("line", "array", "space", "kind", "B", "index", "pattern", "sect/req", "eff",
-                 "wavefr/req")]
+                 "wavefr/req", "requests")]
         for a in self.accesses:
             pat = a.pattern + (f" ({a.stride})" if a.stride is not None else "")
             rows.append((f"{a.line}:{a.column}", a.array, a.space, a.kind + (" (atomic)" if a.atomic else ""),
                          "?" if a.element_bytes is None else str(a.element_bytes), _clip(a.index, 44), pat,
-                         _num(a.sectors_per_request), _pct(a.efficiency), _num(a.wavefronts_per_request)))
+                         _num(a.sectors_per_request), _pct(a.efficiency), _num(a.wavefronts_per_request),
+                         "0 (register)" if not a.issued else _count(a.requests)))
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         lines = ["  accesses:"]
         for r in rows:
             lines.append("    " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
         notes = []
+        for a in self.accesses:
+            if a.request_note:
+                lines.append(f"    {a.line}:{a.column} {a.array} {a.kind}: {a.request_note}")
         for a in self.accesses:
             for n in a.assumptions + ([a.why] if a.why else []):
                 if n not in notes:
@@ -165,6 +178,10 @@ def _num(v) -> str:
         return "-"
     r = round(float(v), 2)
     return str(int(r)) if r.is_integer() else f"{r:g}"
+
+
+def _count(v) -> str:
+    return "-" if v is None else f"{int(v):,}"
 
 
 def _pct(v) -> str:
@@ -231,6 +248,8 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, arch: str = "s
     hazards = warp_sync_hazards(walker.events, ev)
     table = AccessTable(out, hazards, kernel.display_name, ev, target)
     table.notes = list(walker.notes)
+    from .requests import annotate
+    annotate(table, launch)
     return table
 
 

@@ -198,7 +198,7 @@ def _reconcile_with_ptxas(kf: KernelFacts) -> None:
 # Analyses register themselves here so the pipeline does not need to know each of them.
 FACT_PROVIDERS: list = []
 # Modules (relative to this package) that append their provider to FACT_PROVIDERS on import.
-PROVIDER_MODULES: list = ["accesses", "resources", "cgma"]
+PROVIDER_MODULES: list = ["accesses", "resources", "cgma", "counters"]
 
 
 def _load_providers() -> None:

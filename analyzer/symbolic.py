@@ -271,6 +271,9 @@ class LoopInfo:
     it: Optional[sp.Symbol]
     trip: Optional[sp.Expr]
     has_barrier: bool = False
+    # conditions on an access's path: those holding at the loop's entry, and in its body
+    entry_path_len: int = 0
+    path_len: int = 0
 
 
 @dataclass
@@ -678,9 +681,11 @@ class Walker:
                 else:
                     body.env[v] = self._unknown(f"{v.name}~L{s.range.line}", lane=lane,
                                                 note=f"changes in the loop at line {s.range.line}")
+        li.entry_path_len = li.path_len = len(body.path)
         if s.kind != "do" and s.cond is not None:
             c = self._cond(s.cond, body)
             body.path = body.path + (c,)
+            li.path_len += 1  # the loop condition holds inside the body
         self._block(s.body, body)
         if s.step is not None:
             self._rvalue(s.step, body)

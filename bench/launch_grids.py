@@ -52,6 +52,22 @@ def sites_of(path: str, extra: list[str]) -> list[dict]:
     return out
 
 
+# Why a grid is unknown, by the root cause cudalint names: values only known when the program
+# runs (input, argv, a loop variable, a call with no visible caller), or a construct cudalint
+# does not follow (struct fields, `this`, file-scope variables, helpers with loops), where the
+# host code may still determine the value.
+RUNTIME = ("computed at run time", "read at run time", "no call in this file gives",
+           "the command line", "changes in the loop", "which is not known statically",
+           "is modified by", "called with different values", "is declared without a value",
+           "is assigned in the switch", "is updated at line")
+
+
+def category(why: list[str]) -> str:
+    text = " ".join(w for w in why if w.startswith("grid"))
+    return "run-time" if text and all(any(k in part for k in RUNTIME)
+                                      for part in text.split("; ")) else "not followed"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("root")
@@ -73,11 +89,20 @@ def main(argv=None) -> int:
     both = sum(r["grid"] is not None and r["block"] is not None for r in rows)
     print(f"{len(files)} files, {n} launch sites: grid resolved {g}/{n}, block {b}/{n}, both {both}/{n}")
     print(f"scalar arguments resolved: {sum(r['args_known'] for r in rows)}/{sum(r['args'] for r in rows)}")
+    cats = {"run-time": 0, "not followed": 0}
+    for r in rows:
+        if r["grid"] is None:
+            r["category"] = category(r["why"])
+            cats[r["category"]] += 1
+    print(f"unresolved grids: {cats['run-time']} depend on run-time values, "
+          f"{cats['not followed']} on constructs cudalint does not follow; resolved where the "
+          f"host code can determine them: {g}/{g + cats['not followed']}")
     if a.list:
         for r in rows:
             if r["grid"] is None:
                 why = "; ".join(r["why"]) or "-"
-                print(f"  {r['file']}:{r['line']}: {r['kernel']}<<<{r['grid_text']}, {r['block_text']}>>>  [{why}]")
+                print(f"  [{r['category']}] {r['file']}:{r['line']}: {r['kernel']}<<<{r['grid_text']}, "
+                      f"{r['block_text']}>>>  [{why}]")
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1, default=list))
     return 0

@@ -1,0 +1,331 @@
+"""Which accesses reach memory, and how many warp-level requests each issues for the launch.
+
+A source-level access is not always a memory instruction. What nvcc -O3 does (checked on
+sm_90 PTX/SASS for each rule; see tests/test_requests.py):
+
+- **store-to-load forwarding / redundant loads**: a load of an address that an earlier store
+  or load of the same thread already touched, on every path to it, with no store in between
+  that may alias it and no barrier, is served from a register (``out[i] = a[i] * a[i]`` loads
+  ``a[i]`` once; ``b[i] = a[i] + 1; c[i] = a[i] * 2`` loads it twice unless the pointers are
+  ``__restrict__``, because the store to ``b[i]`` may change ``a[i]``);
+- **accumulator promotion / loop-invariant loads**: a load in a loop whose address does not
+  change in the loop, in a loop with no store that may alias it (a store to that same address
+  is fine) and no barrier, is done once before the loop (``for j: tmp[i] += A[i*N+j] * x[j]``
+  loads ``tmp[i]`` once, or never when ``tmp[i] = 0`` came before); a store of such an address
+  is sunk after the loop only when nothing else in the loop may alias it.
+
+Aliasing is decided conservatively: two pointer parameters may alias unless one of them is
+``__restrict__``; different ``__shared__``/local arrays, and different memory spaces, never
+alias; two offsets into the same object alias unless they differ by a known constant.
+
+Requests: a warp issues one request per execution of the instruction by at least one of its
+lanes. The count multiplies, per warp, the iterations of the enclosing loops (trip counts
+from the launch's values) in which some lane's path condition holds, over the warps and blocks
+of the launch (guards such as ``if (threadIdx.x < R)`` count only the warps that have such
+lanes). Where a trip count or the grid is not known, ``requests`` is None and a relative
+weight (per block, with stated defaults) is still kept for the kernel-level averages.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Optional
+
+import sympy as sp
+
+from . import symbolic as S
+from .lanes import Lane, num, num_bool, thread_values
+
+_MAX_BLOCKS = 64  # blocks sampled when a guard depends on blockIdx
+_MAX_ITERS = 12   # iterations sampled per loop level when a guard or trip depends on it
+
+
+# --------------------------------------------------------------------------- aliasing
+
+def _restrict(v) -> bool:
+    return v is not None and "__restrict" in v.type.spelling
+
+
+def _same_address(a: S.AccessEvent, b: S.AccessEvent) -> bool:
+    if a.pointer.base is None or a.pointer.base is not b.pointer.base or a.space != b.space:
+        return False
+    if a.elem_bytes != b.elem_bytes:
+        return False
+    try:
+        return sp.expand(a.offset - b.offset) == 0
+    except (TypeError, ValueError):
+        return False
+
+
+def may_alias(a: S.AccessEvent, b: S.AccessEvent) -> bool:
+    """Whether accesses ``a`` and ``b`` can touch the same bytes (conservative)."""
+    sa, sb = a.space, b.space
+    if sa != sb and "unknown" not in (sa, sb):
+        return False
+    va, vb = a.pointer.base, b.pointer.base
+    if va is not None and va is vb:
+        try:
+            d = sp.expand(a.offset - b.offset)
+        except (TypeError, ValueError):
+            return True
+        if d.is_Integer:
+            return abs(int(d)) < max(a.elem_bytes or 16, b.elem_bytes or 16)
+        return True
+    if va is None or vb is None:
+        return True
+    if va.storage != "param" and vb.storage != "param":
+        return False  # two distinct declared objects (shared, local, __device__ arrays)
+    if _restrict(va) or _restrict(vb):
+        return False
+    if sa in ("shared", "local"):
+        return va.storage == "param" and vb.storage == "param"
+    return True
+
+
+# --------------------------------------------------------------------------- issued
+
+def _variant_in(offset, li: S.LoopInfo) -> bool:
+    """Whether an address may change from one iteration of ``li`` to the next."""
+    if not isinstance(offset, sp.Basic):
+        return True
+    if li.it is not None and li.it in offset.free_symbols:
+        return True
+    return bool(offset.atoms(S.MemLoad) or offset.atoms(S.Opaque))
+
+
+def _in_loop(e: S.AccessEvent, li: S.LoopInfo) -> bool:
+    return any(x is li for x in e.loops)
+
+
+def _path_subset(a: tuple, b: tuple) -> bool:
+    return all(any(x == y for y in b) for x in a)
+
+
+def hoisted_levels(e: S.AccessEvent, events: list) -> int:
+    """How many enclosing loops (innermost first) the access is moved out of by the compiler."""
+    n = 0
+    loops = list(e.loops)
+    for idx in range(len(loops) - 1, -1, -1):
+        li = loops[idx]
+        if li.has_barrier or _variant_in(e.offset, li):
+            break
+        # Conditions added inside this loop's body before the access (or the inner loop it was
+        # moved to): the access does not run on every iteration, so it is not moved.
+        end = len(e.path) if idx == len(loops) - 1 else loops[idx + 1].entry_path_len
+        if end > li.path_len:
+            break
+        others = [x for x in events if x is not e and _in_loop(x, li)]
+        if e.kind == "load":
+            blockers = [x for x in others if x.kind == "store" and not _same_address(x, e)
+                        and may_alias(x, e)]
+        else:
+            blockers = [x for x in others if not _same_address(x, e) and may_alias(x, e)]
+        if blockers or any(x.atomic or x.volatile for x in others if may_alias(x, e)):
+            break
+        n += 1
+    return n
+
+
+def forwarded_from(e: S.AccessEvent, events: list, levels: int) -> Optional[S.AccessEvent]:
+    """An earlier access of the same address whose value the compiler reuses for load ``e``
+    (after ``e`` is hoisted out of ``levels`` loops), or None."""
+    loops = e.loops[:len(e.loops) - levels]
+    start = e.seq
+    if levels:
+        inner = e.loops[len(e.loops) - levels]
+        start = min([x.seq for x in events if _in_loop(x, inner)] + [e.seq])
+    for a in sorted((x for x in events if x.seq < start), key=lambda x: -x.seq):
+        if not _same_address(a, e) or a.atomic or a.volatile or a.epoch != e.epoch:
+            continue
+        if tuple(a.loops) != tuple(loops[:len(a.loops)]) or not _path_subset(a.path, e.path):
+            continue
+        between = [x for x in events if a.seq < x.seq < start and x.kind == "store"
+                   and not _same_address(x, e) and may_alias(x, e)]
+        if between or any(x.atomic for x in events if a.seq < x.seq < start):
+            return None
+        return a
+    return None
+
+
+# --------------------------------------------------------------------------- requests
+
+class RequestCounter:
+    """Counts the warp-level requests of accesses for one launch."""
+
+    def __init__(self, ev, launch):
+        self.ev = ev
+        self.syms = ev.syms
+        self.b = ev.b
+        self.model = ev.model
+        self.grid = tuple(launch.grid) if launch is not None and launch.grid else None
+        self.blocks = {i.component: s for s, i in self.syms.info.items() if i.kind == S.BLOCK}
+        self._cache: dict = {}
+
+    def _bound(self, e):
+        e = self.b.bind(e)
+        if isinstance(e, sp.Basic) and self.b.defaults:
+            free = e.free_symbols & set(self.b.defaults)
+            if free:
+                e = e.xreplace({s: self.b.defaults[s] for s in free})
+                return e, True
+        return e, False
+
+    def count(self, e: S.AccessEvent, levels: int) -> tuple[Optional[float], Optional[float], list]:
+        """(requests for the launch or None, requests per block (weight) or None, notes)."""
+        loops = tuple(e.loops[:len(e.loops) - levels])
+        gone = {li.it for li in e.loops[len(loops):] if li.it is not None}
+        path = tuple(c for c in e.path if not (getattr(c, "free_symbols", set()) & gone))
+        key = (path, tuple(id(li) for li in loops))
+        if key in self._cache:
+            return self._cache[key]
+        res = self._count(path, loops)
+        self._cache[key] = res
+        return res
+
+    def _count(self, path: tuple, loops: tuple):
+        notes: list = []
+        defaulted = False
+        conds = []
+        for c in path:
+            cb, d = self._bound(c)
+            defaulted |= d
+            if cb is not sp.true:
+                conds.append(cb)
+        trips = []
+        for li in loops:
+            if li.trip is None:
+                return None, None, [f"the trip count of the loop at line {li.loop.range.line} is not known"]
+            t, d = self._bound(li.trip)
+            defaulted |= d
+            trips.append((li.it, t))
+        syms = set()
+        for c in conds:
+            syms |= getattr(c, "free_symbols", set())
+        for _, t in trips:
+            syms |= getattr(t, "free_symbols", set())
+        block_dep = bool(syms & set(self.blocks.values()))
+        iters = {li.it for li in loops if li.it is not None}
+        allowed = self.syms.thread_symbols | set(self.blocks.values()) | iters
+        if syms - allowed:
+            # a condition on data or an unmodelled value: assume every lane takes it
+            keep = []
+            for c in conds:
+                if getattr(c, "free_symbols", set()) - allowed:
+                    notes.append("a condition depends on run-time data; counted as always true")
+                else:
+                    keep.append(c)
+            conds = keep
+            if any(getattr(t, "free_symbols", set()) - allowed for _, t in trips):
+                return None, None, ["a loop trip count depends on run-time data"]
+        blocks = self._block_samples() if block_dep else [({}, 1.0)]
+        if blocks is None:
+            return None, None, ["the guard depends on blockIdx and the grid is not known"]
+        total = 0.0
+        for bvals, weight in blocks:
+            for w in range(self.model.nwarps):
+                lanes = self.model.lanes(w)
+                total += weight * self._warp_count(lanes, bvals, conds, trips, 0, {})
+        per_block = total / sum(wt for _, wt in blocks)
+        nblocks = None
+        if self.grid:
+            nblocks = self.grid[0] * self.grid[1] * self.grid[2]
+        if defaulted:
+            notes.append("request count uses stated default values for unknown parameters")
+        requests = per_block * nblocks if (nblocks is not None and not defaulted) else None
+        return requests, per_block, notes
+
+    def _block_samples(self):
+        if not self.grid:
+            return None
+        gx, gy, gz = self.grid
+        n = gx * gy * gz
+        if n <= _MAX_BLOCKS:
+            coords = itertools.product(range(gx), range(gy), range(gz))
+            return [({self.blocks[c]: v for c, v in zip("xyz", p) if c in self.blocks}, 1.0) for p in coords]
+        out = []
+        for k in range(_MAX_BLOCKS):  # evenly spaced linear block ids, plus the last one
+            lin = (k * (n - 1)) // (_MAX_BLOCKS - 1)
+            p = (lin % gx, (lin // gx) % gy, lin // (gx * gy))
+            out.append(({self.blocks[c]: v for c, v in zip("xyz", p) if c in self.blocks}, 1.0))
+        return out
+
+    def _warp_count(self, lanes: list, bvals: dict, conds: list, trips: list, depth: int,
+                    itvals: dict) -> float:
+        """Iterations (of loops[depth:]) in which at least one lane of the warp executes."""
+        if depth == len(trips):
+            for ln in lanes:
+                vals = {**thread_values(self.syms, ln), **bvals, **itvals}
+                if all(num_bool(c, vals) is not False for c in conds):
+                    return 1.0
+            return 0.0
+        it, t = trips[depth]
+        tmax = 0
+        for ln in lanes:
+            v = num(t, {**thread_values(self.syms, ln), **bvals, **itvals})
+            if v is None:
+                return 0.0
+            tmax = max(tmax, int(v))
+        if tmax <= 0:
+            return 0.0
+        inner_syms = set()
+        for c in conds:
+            inner_syms |= getattr(c, "free_symbols", set())
+        for _, t2 in trips[depth + 1:]:
+            inner_syms |= getattr(t2, "free_symbols", set())
+        lane_trip = bool(getattr(t, "free_symbols", set()) & (self.syms.thread_symbols | set(bvals)))
+        if it is None or (it not in inner_syms and not lane_trip):
+            return tmax * self._warp_count(lanes, bvals, conds, trips, depth + 1, itvals)
+        # The iteration matters (a guard on it, a trip that depends on it, or lanes with
+        # different trips): sample iterations evenly and scale.
+        picks = range(tmax) if tmax <= _MAX_ITERS else \
+            [(k * (tmax - 1)) // (_MAX_ITERS - 1) for k in range(_MAX_ITERS)]
+        picks = list(picks)
+        acc = 0.0
+        for k in picks:
+            live = lanes
+            if lane_trip:
+                live = [ln for ln in lanes
+                        if (num(t, {**thread_values(self.syms, ln), **bvals, **itvals}) or 0) > k]
+            if live:
+                acc += self._warp_count(live, bvals, conds, trips, depth + 1, {**itvals, it: k})
+        return acc * tmax / len(picks)
+
+
+# --------------------------------------------------------------------------- table
+
+def annotate(table, launch) -> None:
+    """Set ``issued``, ``requests``, ``weight`` (requests per block, for kernel averages) and
+    the reason on every access of ``table`` (an AccessTable)."""
+    ev = getattr(table, "evaluator", None)
+    accs = [a for a in table.accesses if a.event is not None]
+    events = [a.event for a in accs]
+    counter = RequestCounter(ev, launch) if ev is not None else None
+    for a in accs:
+        e = a.event
+        if a.space == "constant":
+            continue  # constant-cache reads are not LSU requests
+        levels = 0
+        if not (e.atomic or e.volatile):
+            levels = hoisted_levels(e, events)
+        src = forwarded_from(e, events, levels) if e.kind == "load" and not (e.atomic or e.volatile) else None
+        if src is not None:
+            a.issued = False
+            a.requests = 0
+            a.weight = 0.0
+            what = "stored" if src.kind == "store" else "loaded"
+            a.request_note = (f"kept in a register: no request (the value {what} at line "
+                              f"{src.node.range.line} is reused"
+                              + (f"; the load is moved out of {levels} loop(s)" if levels else "") + ")")
+            continue
+        if levels:
+            lines = ", ".join(str(li.loop.range.line) for li in e.loops[len(e.loops) - levels:])
+            verb = "loaded once before" if e.kind == "load" else "stored once after"
+            a.request_note = (f"{verb} the loop at line {lines}: its address does not change there "
+                              "and nothing in the loop may alias it")
+        if counter is None:
+            continue
+        req, per_block, notes = counter.count(e, levels)
+        a.requests = None if req is None else round(req)
+        a.weight = per_block
+        for n in notes:
+            if n not in a.assumptions:
+                a.assumptions.append(n)
