@@ -241,12 +241,15 @@ class RequestCounter:
         if n <= _MAX_BLOCKS:
             coords = itertools.product(range(gx), range(gy), range(gz))
             return [({self.blocks[c]: v for c, v in zip("xyz", p) if c in self.blocks}, 1.0) for p in coords]
-        out = []
-        for k in range(_MAX_BLOCKS):  # evenly spaced linear block ids, plus the last one
-            lin = (k * (n - 1)) // (_MAX_BLOCKS - 1)
+        def at(lin, w):
             p = (lin % gx, (lin // gx) % gy, lin // (gx * gy))
-            out.append(({self.blocks[c]: v for c, v in zip("xyz", p) if c in self.blocks}, 1.0))
-        return out
+            return ({self.blocks[c]: v for c, v in zip("xyz", p) if c in self.blocks}, w)
+
+        # The first and last blocks (where edge guards bite) count once each; evenly spaced
+        # interior blocks stand for the rest.
+        k = _MAX_BLOCKS - 2
+        inner = [1 + (j * (n - 3)) // (k - 1) for j in range(k)]
+        return [at(0, 1.0), at(n - 1, 1.0)] + [at(lin, (n - 2) / k) for lin in inner]
 
     def _warp_count(self, lanes: list, bvals: dict, conds: list, trips: list, depth: int,
                     itvals: dict) -> float:
