@@ -60,12 +60,15 @@ RUNTIME = ("computed at run time", "read at run time", "no call in this file giv
            "the command line", "changes in the loop", "which is not known statically",
            "is modified by", "called with different values", "is declared without a value",
            "is assigned in the switch", "is updated at line")
+NOT_FOLLOWED = ("is a field of", "is not modelled", "could not be evaluated",
+                "is a file-scope variable", "has no known value here", "is not a compile-time constant")
 
 
 def category(why: list[str]) -> str:
     text = " ".join(w for w in why if w.startswith("grid"))
-    return "run-time" if text and all(any(k in part for k in RUNTIME)
-                                      for part in text.split("; ")) else "not followed"
+    if any(k in text for k in NOT_FOLLOWED) or not any(k in text for k in RUNTIME):
+        return "not followed"
+    return "run-time"
 
 
 def main(argv=None) -> int:
