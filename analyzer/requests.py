@@ -35,8 +35,14 @@ import sympy as sp
 from . import symbolic as S
 from .lanes import Lane, num, num_bool, thread_values
 
-_MAX_BLOCKS = 64  # blocks sampled when a guard depends on blockIdx
-_MAX_ITERS = 12   # iterations sampled per loop level when a guard or trip depends on it
+_MAX_BLOCKS = 24  # blocks sampled when a guard depends on blockIdx
+_MAX_WARPS = 10   # warps of a block sampled (the first and last always)
+_MAX_ITERS = 8    # iterations sampled per loop level when a guard or trip depends on it
+_BUDGET = 150_000  # condition evaluations per kernel before counts are given up (None)
+
+
+class _OverBudget(Exception):
+    pass
 
 
 # --------------------------------------------------------------------------- aliasing
@@ -159,6 +165,23 @@ class RequestCounter:
         self.grid = tuple(launch.grid) if launch is not None and launch.grid else None
         self.blocks = {i.component: s for s, i in self.syms.info.items() if i.kind == S.BLOCK}
         self._cache: dict = {}
+        self._budget = _BUDGET
+        self._lanes: dict = {}  # warp -> [(lane, thread values)], lanes 0, last, middle, rest
+
+    def _warp_lanes(self, w: int) -> list:
+        got = self._lanes.get(w)
+        if got is None:
+            lanes = self.model.lanes(w)
+            order = sorted(range(len(lanes)), key=lambda i: (i not in (0, len(lanes) - 1),
+                                                                i != len(lanes) // 2, i))
+            got = [(lanes[i], thread_values(self.syms, lanes[i])) for i in order]
+            self._lanes[w] = got
+        return got
+
+    def _spend(self, n: int = 1) -> None:
+        self._budget -= n
+        if self._budget < 0:
+            raise _OverBudget
 
     def _bound(self, e):
         e = self.b.bind(e)
@@ -177,7 +200,10 @@ class RequestCounter:
         key = (path, tuple(id(li) for li in loops))
         if key in self._cache:
             return self._cache[key]
-        res = self._count(path, loops)
+        try:
+            res = self._count(path, loops)
+        except _OverBudget:
+            res = (None, None, ["too many guarded or lane-dependent iterations to count the requests"])
         self._cache[key] = res
         return res
 
@@ -219,11 +245,17 @@ class RequestCounter:
         blocks = self._block_samples() if block_dep else [({}, 1.0)]
         if blocks is None:
             return None, None, ["the guard depends on blockIdx and the grid is not known"]
+        nw = self.model.nwarps
+        if nw <= _MAX_WARPS:
+            warps = [(w, 1.0) for w in range(nw)]
+        else:  # the first and last warps once each, evenly spaced ones for the rest
+            k = _MAX_WARPS - 2
+            warps = [(0, 1.0), (nw - 1, 1.0)] + [(1 + (j * (nw - 3)) // (k - 1), (nw - 2) / k)
+                                                  for j in range(k)]
         total = 0.0
         for bvals, weight in blocks:
-            for w in range(self.model.nwarps):
-                lanes = self.model.lanes(w)
-                total += weight * self._warp_count(lanes, bvals, conds, trips, 0, {})
+            for w, ww in warps:
+                total += weight * ww * self._warp_count(self._warp_lanes(w), bvals, conds, trips, 0, {})
         per_block = total / sum(wt for _, wt in blocks)
         nblocks = None
         if self.grid:
@@ -253,20 +285,27 @@ class RequestCounter:
 
     def _warp_count(self, lanes: list, bvals: dict, conds: list, trips: list, depth: int,
                     itvals: dict) -> float:
-        """Iterations (of loops[depth:]) in which at least one lane of the warp executes."""
+        """Iterations (of loops[depth:]) in which at least one lane of the warp executes;
+        ``lanes`` are (Lane, thread values) pairs."""
+        extra = {**bvals, **itvals}
         if depth == len(trips):
-            for ln in lanes:
-                vals = {**thread_values(self.syms, ln), **bvals, **itvals}
+            for _, tv in lanes:
+                self._spend(len(conds) or 1)
+                vals = {**tv, **extra}
                 if all(num_bool(c, vals) is not False for c in conds):
                     return 1.0
             return 0.0
         it, t = trips[depth]
-        tmax = 0
-        for ln in lanes:
-            v = num(t, {**thread_values(self.syms, ln), **bvals, **itvals})
+        tfree = getattr(t, "free_symbols", set())
+        lane_trip = bool(tfree & self.syms.thread_symbols)
+        trips_of = []
+        for _, tv in (lanes if lane_trip else lanes[:1]):
+            self._spend()
+            v = num(t, {**tv, **extra})
             if v is None:
                 return 0.0
-            tmax = max(tmax, int(v))
+            trips_of.append(int(v))
+        tmax = max(trips_of)
         if tmax <= 0:
             return 0.0
         inner_syms = set()
@@ -274,20 +313,15 @@ class RequestCounter:
             inner_syms |= getattr(c, "free_symbols", set())
         for _, t2 in trips[depth + 1:]:
             inner_syms |= getattr(t2, "free_symbols", set())
-        lane_trip = bool(getattr(t, "free_symbols", set()) & (self.syms.thread_symbols | set(bvals)))
         if it is None or (it not in inner_syms and not lane_trip):
             return tmax * self._warp_count(lanes, bvals, conds, trips, depth + 1, itvals)
         # The iteration matters (a guard on it, a trip that depends on it, or lanes with
         # different trips): sample iterations evenly and scale.
-        picks = range(tmax) if tmax <= _MAX_ITERS else \
+        picks = list(range(tmax)) if tmax <= _MAX_ITERS else \
             [(k * (tmax - 1)) // (_MAX_ITERS - 1) for k in range(_MAX_ITERS)]
-        picks = list(picks)
         acc = 0.0
         for k in picks:
-            live = lanes
-            if lane_trip:
-                live = [ln for ln in lanes
-                        if (num(t, {**thread_values(self.syms, ln), **bvals, **itvals}) or 0) > k]
+            live = [ln for ln, n in zip(lanes, trips_of) if n > k] if lane_trip else lanes
             if live:
                 acc += self._warp_count(live, bvals, conds, trips, depth + 1, {**itvals, it: k})
         return acc * tmax / len(picks)
