@@ -46,25 +46,10 @@ def weighted_figure(accesses, space: str, kind: str, field: str) -> Optional[flo
 
 
 class PredictedCounters(dict):
-    """The DESIGN.md ``predicted_counters`` object (a plain dict in JSON), with a text line."""
+    """The DESIGN.md ``predicted_counters`` object (a plain dict in JSON; text: reporters/explain_text)."""
 
     def to_json(self) -> dict:
         return dict(self)
-
-    def render_text(self) -> str:
-        from .accesses import PlainText
-
-        names = (("global_ld_sectors_per_request", "global ld sectors/req"),
-                 ("global_st_sectors_per_request", "global st sectors/req"),
-                 ("shared_ld_wavefronts_per_request", "shared ld wavefronts/req"),
-                 ("shared_st_wavefronts_per_request", "shared st wavefronts/req"),
-                 ("local_ld_sectors_per_request", "local ld sectors/req"),
-                 ("local_st_sectors_per_request", "local st sectors/req"))
-        parts = [f"{label} {self[k]:g}" for k, label in names if self.get(k) is not None]
-        if self.get("occupancy_pct") is not None:
-            parts.append(f"occupancy {self['occupancy_pct']:g}%")
-        return PlainText("  predicted counters (request-weighted, as Nsight Compute computes them): "
-                         + (", ".join(parts) if parts else "none"))
 
 
 def predicted_counters(kf) -> dict:

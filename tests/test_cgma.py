@@ -233,7 +233,7 @@ def test_explain_plot_writes_a_png(tmp_path):
 
 
 def test_plot_without_matplotlib_is_a_clean_error(tmp_path, monkeypatch):
-    import cudalint.analyzer.roofline as roof
+    import cudalint.reporters.roofline_plot as roof
 
     def missing():
         raise ImportError("plotting a roofline needs matplotlib")
