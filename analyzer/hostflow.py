@@ -124,7 +124,15 @@ def _seed(fn: ir.Function, calls: list) -> Env:
         if reason is None:
             distinct = {v for v, _ in vals}
             if len(distinct) == 1:
-                env.set(p, vals[0][0])
+                v0 = vals[0][0]
+                env.set(p, v0, keep_parts=True)
+                if isinstance(v0, tuple):  # a dim3 known in some components: say why not the rest
+                    c, cenv = calls[0]
+                    for m, comp in zip("xyz", v0):
+                        if comp is None:
+                            env.why[(p, m)] = (f"`{p.name}.{m}` comes from the call at line {c.range.line}: "
+                                               + (why_unknown(ir.Member(c.range, ir.UNKNOWN_TYPE, c.args[i], m), cenv)
+                                                  or "unknown"))
                 continue
             shown = ", ".join(f"{v} at line {ln}" for v, ln in vals[:3])
             reason = f"`{p.name}` is a parameter of `{fn.name}`, called with different values ({shown})"
