@@ -327,6 +327,89 @@ class RequestCounter:
         return acc * tmax / len(picks)
 
 
+    # ------------------------------------------------------------ lanes leaving a loop early
+    def diverging_sectors(self, e: S.AccessEvent) -> Optional[float]:
+        """Sectors per request of a global access inside a loop whose trip count differs
+        between the lanes of a warp (``for (j2 = j1 + 1; j2 < M; j2++)``): its last
+        iterations run with fewer lanes, so fewer sectors. Averaged over sampled blocks, warps
+        and iterations; None when the address or a trip has no number."""
+        if e.space != "global" or not e.elem_bytes or not self.grid or not e.loops:
+            return None
+        if not any(li.trip is not None and getattr(self.b.bind(li.trip), "free_symbols", set())
+                   & self.syms.thread_symbols for li in e.loops):
+            return None
+        off, d1 = self._bound(e.offset)
+        if d1 or not isinstance(off, sp.Expr):
+            return None
+        trips = []
+        for li in e.loops:
+            t, d = self._bound(li.trip) if li.trip is not None else (None, True)
+            if d or li.it is None:
+                return None
+            trips.append((li.it, t))
+        conds = [c for c in (self._bound(c)[0] for c in e.path) if c is not sp.true]
+        from .coalescing import units_touched
+
+        acc = [0.0, 0.0]  # sectors, requests (weighted)
+        self._budget = _BUDGET  # its own budget: one access, sampled
+
+        def leaf(lanes, extra, wt):
+            addrs = []
+            for _, tv in lanes:
+                self._spend(len(conds) + 1)
+                vals = {**tv, **extra}
+                if all(num_bool(c, vals) is not False for c in conds):
+                    a = num(off, vals)
+                    if a is None:
+                        raise _OverBudget
+                    addrs.append(int(a))
+            if addrs:
+                acc[0] += wt * units_touched(addrs, e.elem_bytes, 32)
+                acc[1] += wt
+
+        used = set(off.free_symbols)
+        for c in conds:
+            used |= getattr(c, "free_symbols", set())
+        for _, t in trips:
+            used |= getattr(t, "free_symbols", set())
+
+        def walk(lanes, depth, extra, wt):
+            if depth == len(trips):
+                return leaf(lanes, extra, wt)
+            it, t = trips[depth]
+            counts = []
+            for _, tv in lanes:
+                self._spend()
+                v = num(t, {**tv, **extra})
+                if v is None:
+                    raise _OverBudget
+                counts.append(int(v))
+            if not counts or max(counts) <= 0:
+                return
+            tmin, tmax = min(counts), max(counts)
+            if it not in used and tmin == tmax:
+                return walk(lanes, depth + 1, {**extra, it: 0}, wt * tmax)
+            # Two strata: every lane in the loop (0..tmin), lanes leaving it (tmin..tmax).
+            for lo, hi in ((0, tmin), (tmin, tmax)):
+                n = hi - lo
+                if n <= 0:
+                    continue
+                k = min(n, _MAX_ITERS // 2 if lo == 0 and tmin < tmax else _MAX_ITERS)
+                for j in range(k):
+                    it_v = lo + (j * (n - 1)) // max(k - 1, 1)
+                    live = [ln for ln, c in zip(lanes, counts) if c > it_v]
+                    if live:
+                        walk(live, depth + 1, {**extra, it: it_v}, wt * n / k)
+
+        try:
+            for bvals, _ in (self._block_samples() or []):
+                for w in range(self.model.nwarps):
+                    walk(self._warp_lanes(w), 0, dict(bvals), 1.0)
+        except _OverBudget:
+            return None
+        return acc[0] / acc[1] if acc[1] else None
+
+
 # --------------------------------------------------------------------------- table
 
 def annotate(table, launch) -> None:
@@ -360,6 +443,14 @@ def annotate(table, launch) -> None:
                               "and nothing in the loop may alias it")
         if counter is None:
             continue
+        if levels == 0 and not e.atomic:
+            sec = counter.diverging_sectors(e)
+            if sec is not None and a.sectors_per_request is not None and \
+                    abs(sec - a.sectors_per_request) > 1e-6:
+                a.assumptions.append(f"lanes leave the loop at different iterations: "
+                                     f"{sec:.3g} sectors per request on average instead of "
+                                     f"{a.sectors_per_request:g} with every lane active")
+                a.sectors_per_request = sec
         req, per_block, notes = counter.count(e, levels)
         a.requests = None if req is None else round(req)
         a.weight = per_block

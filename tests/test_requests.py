@@ -131,10 +131,10 @@ def test_requests_match_the_hardware(name):
         assert sum(got) == m[key], f"{name} {kind}: predicted {sum(got)}, measured {m[key]}"
 
 
-# CORR's stores: lanes leave the triangular j2 loop one iteration apart, so its last
-# iterations run with fewer active lanes (fewer sectors); the sector model takes every lane
-# as active there: 32 predicted, 30.2 measured. The one row outside the tolerance.
-KNOWN = {("req_corr", "global_st")}
+# CORR's j2 loop starts at j1 + 1: lanes leave it one iteration apart, and its last
+# iterations run with fewer lanes (fewer sectors): measured 30.17 sectors per store request,
+# 32 if every lane were active. The model samples those iterations (requests.diverging_sectors).
+KNOWN: set = set()
 
 
 @pytest.mark.parametrize("name", sorted(MEASURED))
@@ -160,3 +160,4 @@ def test_issue_examples():
     assert pc["global_ld_sectors_per_request"] == 16.5
     pc = _file(str(DATA / "kernels" / "req_corr.cu"))["req_corr"].to_json()["predicted_counters"]
     assert abs(pc["global_ld_sectors_per_request"] - 4.21) <= 0.5
+    assert abs(pc["global_st_sectors_per_request"] - 30.17) <= 0.5
