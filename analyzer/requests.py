@@ -154,6 +154,13 @@ def forwarded_from(e: S.AccessEvent, events: list, levels: int) -> Optional[S.Ac
 
 # --------------------------------------------------------------------------- requests
 
+def _guards(e: S.AccessEvent) -> list:
+    """The access's path conditions without its loops' own conditions (the trip counts say
+    those already)."""
+    own = {li.path_len - 1 for li in e.loops if li.path_len > li.entry_path_len}
+    return [c for i, c in enumerate(e.path) if i not in own]
+
+
 class RequestCounter:
     """Counts the warp-level requests of accesses for one launch."""
 
@@ -196,7 +203,7 @@ class RequestCounter:
         """(requests for the launch or None, requests per block (weight) or None, notes)."""
         loops = tuple(e.loops[:len(e.loops) - levels])
         gone = {li.it for li in e.loops[len(loops):] if li.it is not None}
-        path = tuple(c for c in e.path if not (getattr(c, "free_symbols", set()) & gone))
+        path = tuple(c for c in _guards(e) if not (getattr(c, "free_symbols", set()) & gone))
         key = (path, tuple(id(li) for li in loops))
         if key in self._cache:
             return self._cache[key]
@@ -347,7 +354,7 @@ class RequestCounter:
             if d or li.it is None:
                 return None
             trips.append((li.it, t))
-        conds = [c for c in (self._bound(c)[0] for c in e.path) if c is not sp.true]
+        conds = [c for c in (self._bound(c)[0] for c in _guards(e)) if c is not sp.true]
         from .coalescing import units_touched
 
         acc = [0.0, 0.0]  # sectors, requests (weighted)
