@@ -14,10 +14,10 @@ host functions (flow-sensitive environments, values through calls) is in
 from __future__ import annotations
 
 import math
-import struct
 from typing import Optional, Union
 
-from . import ir
+from . import cint, ir
+from .cint import convert as wrap
 
 Value = Union[int, float, tuple]
 
@@ -74,59 +74,6 @@ def _as_int(v) -> Optional[int]:
     if isinstance(v, float) and v.is_integer():
         return int(v)
     return None
-
-
-def _cdiv(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def _cmod(a: int, b: int) -> int:
-    return a - b * _cdiv(a, b)
-
-
-_UNSIGNED_NAMES = {"size_t", "uint", "ulong", "ushort", "uchar", "uint8_t", "uint16_t",
-                   "uint32_t", "uint64_t", "uintptr_t", "cudaStream_t"}
-_SIGNED_FIXED = {"int8_t", "int16_t", "int32_t", "int64_t", "ptrdiff_t", "ssize_t", "long",
-                 "int", "short", "long long", "signed char", "char", "long int", "long long int"}
-
-
-def _int_kind(t: Optional[ir.CType]) -> Optional[tuple[int, bool]]:
-    """(bits, unsigned) of an integer scalar type spelled in a way we recognise, else None."""
-    if t is None or t.kind != "scalar" or t.is_float or t.size not in (1, 2, 4, 8):
-        return None
-    sp = t.spelling.replace("const ", "").replace("volatile ", "").replace("std::", "").strip()
-    if sp.startswith("unsigned") or sp in _UNSIGNED_NAMES:
-        return t.size * 8, True
-    if sp in _SIGNED_FIXED or sp.startswith("signed"):
-        return t.size * 8, False
-    return None
-
-
-def wrap(v, t: Optional[ir.CType]):
-    """``v`` converted to C type ``t``: integers wrap to its width, floats round to float."""
-    if isinstance(v, tuple) or v is None or t is None:
-        return v
-    if t.kind == "scalar" and t.is_float:
-        v = float(v)
-        if t.size == 4 and math.isfinite(v):
-            try:
-                v = struct.unpack("f", struct.pack("f", v))[0]
-            except OverflowError:
-                return math.inf if v > 0 else -math.inf
-        return v
-    k = _int_kind(t)
-    if k is None:
-        return v
-    if isinstance(v, float):
-        if not math.isfinite(v):
-            return None
-        v = int(v)  # C truncates toward zero
-    bits, unsigned = k
-    v &= (1 << bits) - 1
-    if not unsigned and v >= 1 << (bits - 1):
-        v -= 1 << bits
-    return v
 
 
 def _base_name(name: str) -> str:
@@ -268,9 +215,9 @@ def _binop(op: str, a, b, t: ir.CType):
     if op == "*":
         return a * b
     if op == "/":
-        return _cdiv(a, b) if is_int else a / b
+        return cint.div(a, b) if is_int else a / b
     if op == "%":
-        return _cmod(a, b) if is_int else None
+        return cint.mod(a, b) if is_int else None
     if not (isinstance(a, int) and isinstance(b, int)):
         if op in ("<", ">", "<=", ">=", "==", "!="):
             return int({"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b, "==": a == b,
@@ -408,7 +355,7 @@ def assigned_vars(s: ir.Stmt) -> set:
             out.add(st.var)
         for e in st.exprs():
             for x in e.walk():
-                _collect_writes(x, out)
+                collect_writes(x, out)
     return out
 
 
@@ -418,7 +365,7 @@ def _root_var(e: ir.Expr):
     return e.var if isinstance(e, ir.VarRef) else None
 
 
-def _collect_writes(x: ir.Expr, out: set) -> None:
+def collect_writes(x: ir.Expr, out: set) -> None:
     if isinstance(x, ir.Assign):
         v = _root_var(x.target)
         if v is not None:

@@ -54,35 +54,19 @@ class PredictedCounters(dict):
 
 def predicted_counters(kf) -> dict:
     out = PredictedCounters({k: None for k in KEYS})
-    tab = kf.extra.get("accesses")
+    tab = kf.accesses
     accesses = list(getattr(tab, "accesses", []) or []) if not getattr(tab, "error", "") else []
     if tab is not None and not getattr(tab, "error", ""):
         for space, field, key in _ROWS:
             for kind, short in (("load", "ld"), ("store", "st")):
                 v = weighted_figure(accesses, space, kind, field)
                 out[key.format(short)] = None if v is None else round(v, 4)
-    res = kf.extra.get("resources")
+    res = kf.resources
     if res is not None:
         out["registers"] = getattr(res, "registers", None)
         out["registers_source"] = getattr(res, "registers_source", None)
-    occ = kf.extra.get("occupancy")
+    occ = kf.occupancy
     r = getattr(occ, "result", None)
     if r is not None and getattr(r, "occupancy", None) is not None:
         out["occupancy_pct"] = round(100.0 * r.occupancy, 2)
     return out
-
-
-def counters_provider(kf, tu, opts) -> None:
-    """Pipeline fact provider: ``kf.extra["predicted_counters"]`` (after accesses/resources)."""
-    if kf.skipped:
-        return
-    kf.extra["predicted_counters"] = predicted_counters(kf)
-
-
-def _register() -> None:
-    from . import pipeline
-    if counters_provider not in pipeline.FACT_PROVIDERS:
-        pipeline.FACT_PROVIDERS.append(counters_provider)
-
-
-_register()

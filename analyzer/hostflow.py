@@ -14,7 +14,7 @@ from collections import defaultdict
 from typing import Callable, Optional
 
 from . import ir
-from .constprop import Env, _as_int, _binop, _collect_writes, assigned_vars, evaluate, text, \
+from .constprop import Env, _as_int, _binop, collect_writes, assigned_vars, evaluate, text, \
     why_unknown, wrap
 
 _ROUNDS = 6
@@ -192,7 +192,7 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
         if s.step is not None:
             out: set = set()
             for x in s.step.walk():
-                _collect_writes(x, out)
+                collect_writes(x, out)
             written |= out
         parts = _member_writes(s)
         for v in written:
@@ -273,7 +273,7 @@ def _assign(e: ir.Expr, env: Env, line: int) -> None:
         return
     out: set = set()
     for x in e.walk():
-        _collect_writes(x, out)
+        collect_writes(x, out)
     for v in out:
         env.forget(v, f"`{v.name}` is modified by `{text(e)}` at line {line}")
 
@@ -332,7 +332,7 @@ def _member_writes(loop: ir.Loop) -> dict:
                 comps[t.base.var].add(t.member)
                 continue
         w: set = set()
-        _collect_writes(e, w)
+        collect_writes(e, w)
         whole |= w
     for st in ir.walk_stmt(loop.body):
         if isinstance(st, ir.DeclStmt):

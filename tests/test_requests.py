@@ -41,7 +41,7 @@ def _file(path: str, block=None, grid=None):
 
 
 def _acc(k, array, kind):
-    return [a for a in k.extra["accesses"] if a.array == array and a.kind == kind]
+    return [a for a in k.accesses if a.array == array and a.kind == kind]
 
 
 # ------------------------------------------------------------------ forwarding rules (SASS)
@@ -58,7 +58,7 @@ def test_accumulator_load_forwarded_from_initial_store(fw):
     assert "kept in a register" in ld.request_note
     # stores stay in the loop (A and x may alias tmp): 16 warps x 512 iterations + the `= 0`
     assert sorted(a.requests for a in _acc(k, "tmp", "store")) == [16, 16 * 512]
-    assert {a.array: a.requests for a in k.extra["accesses"] if a.kind == "load" and a.issued} == \
+    assert {a.array: a.requests for a in k.accesses if a.kind == "load" and a.issued} == \
         {"A": 16 * 512, "x": 16 * 512}
 
 
@@ -126,7 +126,7 @@ def test_requests_match_the_hardware(name):
     k = ks[name]
     assert tuple(k.launch.grid) == tuple(m["grid"])  # resolved from the host code
     for kind, key in (("load", "global_ld_requests"), ("store", "global_st_requests")):
-        got = [a.requests for a in k.extra["accesses"] if a.space == "global" and a.kind == kind]
+        got = [a.requests for a in k.accesses if a.space == "global" and a.kind == kind]
         assert None not in got
         assert sum(got) == m[key], f"{name} {kind}: predicted {sum(got)}, measured {m[key]}"
 
