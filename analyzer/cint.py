@@ -5,7 +5,8 @@ the SIMT interpreter (numpy vectors, one entry per thread).
 What C says and Python does not: ``/`` truncates toward zero and ``%`` takes the sign of the
 dividend (Python floors both); 32-bit unsigned arithmetic wraps modulo 2**32; converting a
 floating value to an integer truncates toward zero; a 64-bit literal above INT64_MAX keeps its
-bits in a signed 64-bit register.
+bits in a signed 64-bit register; converting to a narrower or unsigned type wraps
+(:func:`convert`, which also rounds ``float`` values to single precision).
 """
 from __future__ import annotations
 

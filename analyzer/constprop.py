@@ -37,12 +37,24 @@ _MAX_INLINE_STMTS = 40
 class Env(dict):
     """Variable -> known value, plus ``why``: variable -> why it is not known (a sentence)."""
 
-    def __init__(self, *args, why: Optional[dict] = None):
+    def __init__(self, *args, why: Optional[dict] = None, origin: Optional[dict] = None):
         super().__init__(*args)
         self.why: dict = dict(why or {})
+        # variable -> where its value came from, when a caller supplied it (parameters bound
+        # from the calls in this file, and what is computed from them): said at each launch.
+        self.origin: dict = dict(origin or {})
 
     def copy(self) -> "Env":
-        return Env(self, why=self.why)
+        return Env(self, why=self.why, origin=self.origin)
+
+    def origins(self, e: Optional[ir.Expr]) -> set:
+        """The caller-supplied values an expression depends on."""
+        out: set = set()
+        if e is not None and self.origin:
+            for x in e.walk():
+                if isinstance(x, ir.VarRef):
+                    out |= self.origin.get(x.var, set())
+        return out
 
     def forget(self, var, reason: str) -> None:
         self.pop(var, None)

@@ -126,6 +126,10 @@ def _seed(fn: ir.Function, calls: list) -> Env:
             if len(distinct) == 1:
                 v0 = vals[0][0]
                 env.set(p, v0, keep_parts=True)
+                lines = ", ".join(str(ln) for _, ln in vals[:3]) + (", ..." if len(vals) > 3 else "")
+                env.origin[p] = {f"`{p.name}` = {_show(v0)} in `{fn.name}`, as "
+                                 f"{'every call' if len(vals) > 1 else 'the only call'} in this file "
+                                 f"passes (line {lines})"} | set().union(*(cenv.origins(c.args[i]) for c, cenv in calls))
                 if isinstance(v0, tuple):  # a dim3 known in some components: say why not the rest
                     c, cenv = calls[0]
                     for m, comp in zip("xyz", v0):
@@ -312,8 +316,18 @@ def _if(s: ir.If, env: Env, h: _Hooks) -> None:
                           f"{s.range.line}, which is not known statically")
 
 
+def _show(v) -> str:
+    return "(" + ", ".join("?" if c is None else str(c) for c in v) + ")" if isinstance(v, tuple) else f"{v:g}" \
+        if isinstance(v, float) else str(v)
+
+
 def _set(env: Env, var, v, init: Optional[ir.Expr], line: int) -> None:
+    org = env.origins(init)
     env.set(var, v)
+    if org:
+        env.origin[var] = org
+    else:
+        env.origin.pop(var, None)
     if isinstance(v, tuple) and init is not None:
         for m, c in zip("xyz", v):
             if c is None:

@@ -73,6 +73,10 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
             if v is None and e is not None:
                 site.unknown.append(f"{what} `{site_text(site, what)}`: "
                                     f"{constprop.why_unknown(e, env)}")
+        used = set()
+        for e in list(cfg[:3]) + list(x.args):
+            used |= env.origins(e) if hasattr(env, "origins") else set()
+        site.from_callers = sorted(used)
         site.arg_values = []
         kernel = kernels.get(site.kernel)
         for i, a in enumerate(x.args):
@@ -121,6 +125,9 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
             assumptions.append(f"{kernel.display_name} is launched at {len(sites)} sites with "
                                f"different configurations; using the one at line {site.range.line}")
 
+    if site is not None and site.from_callers:
+        assumptions.append("values from the callers in this file (another caller elsewhere may "
+                           "pass others): " + "; ".join(site.from_callers))
     if site is not None:
         args = [u.split(":", 1) for u in site.unknown if u.startswith("argument ")]
         if args:
