@@ -247,8 +247,6 @@ def _binop(op: str, a, b, t: ir.CType):
 def _inline_call(call: ir.Call, env: dict, depth: int):
     """Evaluate a call to a small helper (``int iDivUp(int a, int b) { return a % b ? a / b + 1
     : a / b; }``, or a few statements without loops) with its arguments bound."""
-    from .hostflow import run_function  # the statement walk lives there
-
     fn = call.function
     if fn is None or fn.body is None or len(fn.params) != len(call.args) or depth > 50:
         return None
@@ -260,6 +258,76 @@ def _inline_call(call: ir.Call, env: dict, depth: int):
         local.set(p, wrap(v, p.type))
     r = run_function(fn, local, max_stmts=_MAX_INLINE_STMTS)
     return wrap(r, fn.return_type) if r is not None else None
+
+
+class _GiveUp(Exception):
+    """run_function met something it does not interpret (a loop, an unknown condition)."""
+
+
+class _Returned(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+def run_function(fn: ir.Function, env: "Env", max_stmts: int = _MAX_INLINE_STMTS):
+    """The value a small helper returns when run from ``env`` (its parameters bound), or None:
+    declarations, assignments and branches with known conditions only (no loops)."""
+    if fn.body is None:
+        return None
+    budget = [max_stmts]
+    try:
+        _exec(fn.body, env, budget)
+    except _Returned as r:
+        return r.value
+    except (_GiveUp, RecursionError, ZeroDivisionError, OverflowError, TypeError, ValueError):
+        return None
+    return None
+
+
+def _exec(b: ir.Block, env: "Env", budget: list) -> None:
+    for s in b.stmts:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _GiveUp
+        if isinstance(s, ir.Return):
+            raise _Returned(evaluate(s.value, env) if s.value is not None else None)
+        if isinstance(s, ir.Block):
+            _exec(s, env, budget)
+        elif isinstance(s, ir.If):
+            c = evaluate(s.cond, env)
+            if c is None:
+                raise _GiveUp
+            if c:
+                _exec(s.then, env, budget)
+            elif s.otherwise is not None:
+                _exec(s.otherwise, env, budget)
+        elif isinstance(s, ir.DeclStmt):
+            v = evaluate(s.init, env) if s.init is not None else None
+            if v is None:
+                raise _GiveUp
+            env[s.var] = wrap(v, s.var.type)
+        elif isinstance(s, ir.ExprStmt):
+            _exec_expr(s.expr, env)
+        else:
+            raise _GiveUp
+
+
+def _exec_expr(e: ir.Expr, env: "Env") -> None:
+    if isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef):
+        rhs = evaluate(e.value, env)
+        cur = env.get(e.target.var)
+        v = rhs if e.op == "=" else (_binop(e.op[:-1], cur, rhs, e.type)
+                                     if cur is not None and rhs is not None else None)
+    elif isinstance(e, ir.UnaryOp) and e.op in ("pre++", "pre--", "post++", "post--") and \
+            isinstance(e.operand, ir.VarRef):
+        cur = env.get(e.operand.var)
+        v = cur + (1 if "++" in e.op else -1) if isinstance(cur, (int, float)) else None
+        e = ir.Assign(e.range, e.type, "=", e.operand, e.operand)
+    else:
+        raise _GiveUp
+    if v is None or isinstance(v, tuple):
+        raise _GiveUp
+    env[e.target.var] = wrap(v, e.target.var.type)
 
 
 # ---------------------------------------------------------------------- why a value is unknown
@@ -397,10 +465,3 @@ def collect_writes(x: ir.Expr, out: set) -> None:
             p = params[i] if i < len(params) else None
             if a.var.type.kind == "record" or (p is not None and p.is_reference and not p.type.is_const):
                 out.add(a.var)
-
-
-def propagate(fn: ir.Function, on_launch) -> None:
-    """Walk ``fn``'s body; call ``on_launch(launch_expr, env)`` for every kernel launch, with
-    the environment that holds there (kept for callers of the single-function walk)."""
-    from .hostflow import walk_function
-    walk_function(fn, Env(), on_launch)

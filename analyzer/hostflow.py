@@ -26,59 +26,12 @@ class _Hooks:
         self.on_call = on_call
 
 
-class _GiveUp(Exception):
-    """run_function met something it does not interpret (a loop, an unknown condition)."""
-
-
-class _Returned(Exception):
-    def __init__(self, value):
-        self.value = value
-
-
 def walk_function(fn: ir.Function, env: Env, on_launch, on_call=None) -> None:
     """Walk ``fn``'s body from ``env``; ``on_launch(launch_expr, env)`` at every kernel launch,
     ``on_call(call, env)`` at every call of a function whose body is known."""
     if fn.body is None:
         return
     _block(fn.body, env, _Hooks(on_launch, on_call))
-
-
-def run_function(fn: ir.Function, env: Env, max_stmts: int = 40):
-    """The value ``fn`` returns when run from ``env`` (its parameters bound), or None when it
-    cannot be known: straight-line code and branches with known conditions only."""
-    if fn.body is None:
-        return None
-    budget = [max_stmts]
-    try:
-        _exec(fn.body, env, budget)
-    except _Returned as r:
-        return r.value
-    except (_GiveUp, RecursionError):
-        return None
-    return None
-
-
-def _exec(b: ir.Block, env: Env, budget: list) -> None:
-    for s in b.stmts:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _GiveUp
-        if isinstance(s, ir.Return):
-            raise _Returned(evaluate(s.value, env) if s.value is not None else None)
-        if isinstance(s, ir.Block):
-            _exec(s, env, budget)
-        elif isinstance(s, ir.If):
-            c = evaluate(s.cond, env)
-            if c is None:
-                raise _GiveUp
-            if c:
-                _exec(s.then, env, budget)
-            elif s.otherwise is not None:
-                _exec(s.otherwise, env, budget)
-        elif isinstance(s, (ir.DeclStmt, ir.ExprStmt)):
-            _stmt(s, env, _Hooks())
-        else:
-            raise _GiveUp
 
 
 def propagate_program(functions: list[ir.Function], on_launch) -> None:
