@@ -17,6 +17,9 @@ import pytest
 
 import realcode_agreement as R  # tests/ is on sys.path (no __init__.py)
 
+# A corpus run (27 real-code files, every measured row): CI runs it, pytest -m slow.
+pytestmark = pytest.mark.slow
+
 DATA = R.load() if R.DATA.exists() else {"kernels": []}
 KERNELS = {R.kernel_id(k): k for k in DATA["kernels"]}
 
