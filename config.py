@@ -30,6 +30,7 @@ Keys (kebab-case; snake_case spellings are accepted too)::
     grid = [64, 64]         dynamic-smem = 0      params = {n = 4096}
     std = "c++17"           frontend = "clang"    compile-commands = "build"
     time-limit = 60         jobs = 8              cache-dir = ".cudalint_cache"
+    fix = true              unsafe-fixes = false  # `check` applies fixes (--fix/--no-fix)
 
 A configuration error raises :class:`ConfigError` naming the file, the key and the reason
 (the CLI turns it into exit status 2).
@@ -90,6 +91,8 @@ class Settings:
     time_limit: Optional[float] = None
     jobs: Optional[int] = None
     cache_dir: Optional[str] = None
+    fix: bool = False  # `check` applies fixes (like --fix)
+    unsafe_fixes: bool = False  # ... unsafe ones too (like --unsafe-fixes)
 
     # ---- what the runner needs ------------------------------------------------------------
     @property
@@ -136,7 +139,7 @@ class Settings:
         }
         for k in ("arch", "device", "include_dirs", "defines", "block", "default_block", "grid",
                   "dynamic_smem", "params", "std", "frontend", "compile_commands", "time_limit",
-                  "jobs", "cache_dir"):
+                  "jobs", "cache_dir", "fix", "unsafe_fixes"):
             v = getattr(self, k)
             out[k.replace("_", "-")] = list(v) if isinstance(v, tuple) else v
         return out
@@ -216,7 +219,7 @@ def _relpath(val: str, base: Path) -> str:
 _KEYS = {"extend", "select", "ignore", "extend-select", "extend-ignore", "per-file-ignores", "rules",
          "arch", "device", "include-dirs", "defines", "block", "default-block", "grid",
          "dynamic-smem", "params", "std", "frontend", "compile-commands", "time-limit", "jobs",
-         "cache-dir"}
+         "cache-dir", "fix", "unsafe-fixes"}
 
 
 def _norm_key(k: str) -> str:
@@ -289,6 +292,10 @@ def _parse_table(table: dict, path: Path, prefix: str) -> dict:
             out[key] = float(_number(val, qk, path))
         elif key == "jobs":
             out[key] = _number(val, qk, path, integer=True)
+        elif key in ("fix", "unsafe-fixes"):
+            if not isinstance(val, bool):
+                raise ConfigError(path, qk, f"expected true or false, got {_tname(val)}")
+            out[key] = val
     return out
 
 

@@ -214,8 +214,8 @@ def result_to_dict(r: FileResult) -> dict:
         return {"code": d.code, "name": d.name, "severity": d.severity, "message": d.message,
                 "path": d.path, "loc": _loc(d.location), "end": _loc(d.end_location), "kernel": d.kernel,
                 "fix": None if d.fix is None else {
-                    "description": d.fix.description,
-                    "edits": [[_loc(e.start), _loc(e.end), e.text] for e in d.fix.edits]},
+                    "description": d.fix.description, "applicability": d.fix.applicability,
+                    "caveat": d.fix.caveat, "edits": [[_loc(e.start), _loc(e.end), e.text] for e in d.fix.edits]},
                 "related": [[x.path, _loc(x.location), x.message] for x in d.related]}
 
     return {"path": r.path, "error": r.error, "notes": list(r.notes),
@@ -227,7 +227,8 @@ def result_from_dict(doc: dict) -> FileResult:
         fix = None
         if x.get("fix"):
             fix = Fix(x["fix"]["description"],
-                      tuple(Edit(Location(*a), Location(*b), t) for a, b, t in x["fix"]["edits"]))
+                      tuple(Edit(Location(*a), Location(*b), t) for a, b, t in x["fix"]["edits"]),
+                      x["fix"].get("applicability", "safe"), x["fix"].get("caveat", ""))
         return Diagnostic(x["code"], x["name"], x["severity"], x["message"], x["path"],
                           Location(*x["loc"]), Location(*x["end"]), x.get("kernel"), fix,
                           tuple(Related(p, Location(*l), m) for p, l, m in x.get("related", [])))
