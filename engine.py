@@ -51,6 +51,8 @@ class Task:
     time_limit: Optional[float] = 60.0
     #: Editor buffer to analyse instead of the file's content on disk (LSP).
     source: Optional[str] = None
+    #: Also return the facts the editor shows in place (commands/editor_facts.py).
+    editor_facts: bool = False
 
 
 @dataclass
@@ -60,6 +62,7 @@ class TaskResult:
     missing_headers: list[str] = field(default_factory=list)
     cacheable: bool = False
     seconds: float = 0.0
+    facts: Optional[dict] = None  # Task.editor_facts: hover/inlay/code lens facts (JSON)
 
 
 # --------------------------------------------------------------------------------------------
@@ -87,8 +90,12 @@ def run_task(task: Task) -> TaskResult:
         aopts = dataclasses.replace(task.aopts, extra_args=list(task.aopts.extra_args) +
                                     ["-iquote", os.path.dirname(real), "-I", os.path.dirname(real)])
         res, fa = check_file(copy, aopts, task.copts, task.time_limit)
+        facts = None
+        if task.editor_facts and fa is not None:
+            from .commands.editor_facts import editor_facts
+            facts = editor_facts(fa, copy)
     res = remap_paths(res, {copy: task.path, tmp: os.path.dirname(real)})
-    return TaskResult(res, [], [], cacheable=False, seconds=time.perf_counter() - t0)
+    return TaskResult(res, [], [], cacheable=False, seconds=time.perf_counter() - t0, facts=facts)
 
 
 def remap_paths(res: FileResult, mapping: dict[str, str]) -> FileResult:
