@@ -160,9 +160,7 @@ def access_markdown(a: dict, k: dict) -> str:
                      + (f" ({_fmt(mn, 3)} without conflicts)" if mn is not None else "") + f": {conflict}")
     if a.get("element_bytes") is not None:
         lines.append(f"- {a['element_bytes']}-byte elements")
-    lines.append(f"- launch: {_launch_line(j)}")
-    for s in (j.get("launch") or {}).get("assumptions", []):
-        lines.append(f"- assumed: {s}")
+    lines.append(f"- launch: {_launch_line(j)}")  # its assumptions are in the kernel's hover
     for s in a.get("assumptions", []):
         lines.append(f"- assumed: {s}")
     values = ((j.get("cgma") or {}).get("values") or {})
