@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -77,7 +78,6 @@ def select_fixes(diagnostics: list[Diagnostic], data: bytes, path: str,
     """Non-overlapping edits (byte spans) to apply to ``data`` and how many diagnostics they
     fix. Fixes are taken in source order; one overlapping an already taken fix waits for the
     next round; an identical fix from another diagnostic is counted but applied once."""
-    import os
     starts = _offsets(data)
     taken: list[tuple[int, int, bytes]] = []
     seen: set = set()

@@ -83,7 +83,8 @@ def to_lsp_diagnostic(types, d, cols: _Columns):
                 message=r.message))
     data = {"name": d.name}
     if d.fix is not None and d.fix.edits:
-        data["fix"] = {"title": d.fix.description, "edits": [
+        data["fix"] = {"title": d.fix.description, "applicability": d.fix.applicability,
+                       "caveat": d.fix.caveat, "edits": [
             {"range": {"start": _pos_json(cols.position(types, d.path, e.start.line, e.start.column)),
                        "end": _pos_json(cols.position(types, d.path, e.end.line, e.end.column))},
              "newText": e.text} for e in d.fix.edits]}
@@ -236,9 +237,10 @@ def create_server():
                 edits = [types.TextEdit(range=types.Range(
                     start=types.Position(**e["range"]["start"]), end=types.Position(**e["range"]["end"])),
                     new_text=e["newText"]) for e in fix["edits"]]
+                unsafe = fix.get("applicability") == "unsafe"  # offered, never preferred
                 actions.append(types.CodeAction(
-                    title=f"{fix['title']} ({d.code})", kind=types.CodeActionKind.QuickFix,
-                    diagnostics=[d], is_preferred=True,
+                    title=f"{fix['title']} ({d.code})" + (f" (unsafe: {fix.get('caveat')})" if unsafe else ""),
+                    kind=types.CodeActionKind.QuickFix, diagnostics=[d], is_preferred=not unsafe,
                     edit=types.WorkspaceEdit(changes={uri: edits})))
             if d.code and d.code not in ("CL000", "CL010"):
                 line = d.range.start.line

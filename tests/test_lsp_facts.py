@@ -171,3 +171,18 @@ def test_naive_matmul_and_default_block_from_configuration(session):
     h = hover(client, turi, 11, col(ttext, 12, "tile[tx]"))
     assert "block 32x32x1" in h and "configured default-block" in h
     assert lenses(client, turi)[5].endswith("block 32x32x1 assumed")
+
+
+def test_unsafe_fix_is_offered_but_not_preferred(session):
+    client, _, root = session
+    path = root / "pad_shape_used.cu"
+    shutil.copyfile(FIX / "fix" / "pad_shape_used.cu", path)
+    uri = open_doc(client, path)
+    diags = [d for d in client.diagnostics(uri, timeout=120)["diagnostics"] if d["code"] == "CL301"]
+    assert len(diags) == 1  # block 32x32 from the configured default-block
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": diags[0]["range"], "context": {"diagnostics": diags}})
+    pad = actions[0]
+    assert pad["title"].startswith("pad `tile` to tile[32][33] (CL301) (unsafe: the array's shape is used "
+                                   "beyond its elements: used as a pointer or row at line 21")
+    assert not pad.get("isPreferred")
