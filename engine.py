@@ -89,6 +89,9 @@ def run_task(task: Task) -> TaskResult:
             f.write(task.source)
         aopts = dataclasses.replace(task.aopts, extra_args=list(task.aopts.extra_args) +
                                     ["-iquote", os.path.dirname(real), "-I", os.path.dirname(real)])
+        if task.editor_facts:  # every fact, whichever rules are selected
+            from .analyzer.pipeline import needed_facts
+            aopts = dataclasses.replace(aopts, facts=needed_facts(None))
         res, fa = check_file(copy, aopts, task.copts, task.time_limit)
         facts = None
         if task.editor_facts and fa is not None:

@@ -13,14 +13,6 @@ import re
 from typing import Optional
 
 
-def _fact(kf, name: str):
-    """A kernel fact by name: a typed field, or the older ``extra`` dictionary."""
-    v = getattr(kf, name, None)
-    if v is None and isinstance(getattr(kf, "extra", None), dict):
-        v = kf.extra.get(name)
-    return v
-
-
 def _in_file(r, path: str) -> bool:
     return r is not None and r.line > 0 and (not r.file or r.in_file(path))
 
@@ -76,7 +68,7 @@ def editor_facts(fa, path: str) -> dict:
                 if isinstance(e, ir.VarRef) and id(e.var) in by_var and _in_file(e.range, path) \
                         and e.range.line == e.range.end_line:
                     entry["references"].append([e.range.line, e.range.column, e.range.end_column, by_var[id(e.var)]])
-        table = _fact(kf, "accesses")
+        table = kf.accesses
         for a, aj in zip(list(table or []), doc.get("accesses") or []):
             r = a.range
             if not _in_file(r, path):
