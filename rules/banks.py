@@ -94,7 +94,8 @@ def _padding(ctx: RuleContext, k, a):
     # Safe only where nothing but element accesses sees the shape (ruff's applicability).
     users = [f for f in (ctx.analysis.tu.functions if var.file_scope else [k.function])
              if f.body is not None] if ctx.analysis.tu is not None else []
-    why = shape_dependent_uses(var, users, ctx.analysis.source_lines, ctx.analysis.path)
+    why = shape_dependent_uses(var, users, ctx.analysis.lines_of(var.range.file),
+                               var.range.file or ctx.analysis.path)
     if why:
         return Fix(f"pad `{var.name}` to {new_decl}", (e,), "unsafe",
                    "the array's shape is used beyond its elements: " + "; ".join(why)), new_decl
@@ -102,12 +103,9 @@ def _padding(ctx: RuleContext, k, a):
 
 
 def _extent_edit(ctx: RuleContext, var, pad: int):
-    """An edit replacing the last extent in ``var``'s declaration by one ``pad`` larger (byte
-    columns, as every Location); none for a declaration outside the checked file."""
-    lines = ctx.analysis.source_lines
+    """An edit replacing the last extent in ``var``'s declaration by one ``pad`` larger."""
     r = var.range
-    if r.file and not r.in_file(ctx.analysis.path):
-        return None
+    lines = ctx.analysis.lines_of(r.file)
     pat = re.compile(r"\b" + re.escape(var.name) + r"\s*((?:\[[^\[\]]*\]\s*)+)")
     for ln in range(max(r.line, 1), min(max(r.end_line, r.line), len(lines)) + 1):
         text = lines[ln - 1]
@@ -174,7 +172,7 @@ def warp_synchronous(ctx: RuleContext):
             related = ()
             sr = store.node.range
             if sr.file and sr.line:
-                related = (Related(ctx.path, Location(sr.line, max(sr.column, 1)),
+                related = (Related(ctx.analysis.shown_path(sr.file), Location(sr.line, max(sr.column, 1)),
                                    "the other lane's write"),)
             yield ctx.diag(me, site, msg, kernel=k.name, related=related)
 
