@@ -30,12 +30,9 @@ Keys (kebab-case; snake_case spellings are accepted too)::
     grid = [64, 64]         dynamic-smem = 0      params = {n = 4096}
     std = "c++17"           frontend = "clang"    compile-commands = "build"
     time-limit = 60         jobs = 8              cache-dir = ".cudalint_cache"
-<<<<<<< HEAD
-    fix = true              unsafe-fixes = false  # `check` applies fixes (--fix/--no-fix)
-=======
     exclude = ["build", "vendor/*"]      # globs: not walked into, headers not analysed
     extend-exclude = ["generated"]       # added to exclude (default: DEFAULT_EXCLUDE)
->>>>>>> main
+    fix = true              unsafe-fixes = false  # `check` applies fixes (--fix/--no-fix)
 
 A configuration error raises :class:`ConfigError` naming the file, the key and the reason
 (the CLI turns it into exit status 2).
@@ -96,13 +93,10 @@ class Settings:
     time_limit: Optional[float] = None
     jobs: Optional[int] = None
     cache_dir: Optional[str] = None
-<<<<<<< HEAD
-    fix: bool = False  # `check` applies fixes (like --fix)
-    unsafe_fixes: bool = False  # ... unsafe ones too (like --unsafe-fixes)
-=======
     exclude: Optional[list[str]] = None  # None: the default list
     extend_exclude: list[str] = field(default_factory=list)
->>>>>>> main
+    fix: bool = False  # `check` applies fixes (like --fix)
+    unsafe_fixes: bool = False  # ... unsafe ones too (like --unsafe-fixes)
 
     # ---- what the runner needs ------------------------------------------------------------
     @property
@@ -147,11 +141,7 @@ class Settings:
         }
         for k in ("arch", "device", "include_dirs", "defines", "block", "default_block", "grid",
                   "dynamic_smem", "params", "std", "frontend", "compile_commands", "time_limit",
-<<<<<<< HEAD
-                  "jobs", "cache_dir", "fix", "unsafe_fixes"):
-=======
-                  "jobs", "cache_dir", "exclude", "extend_exclude"):
->>>>>>> main
+                  "jobs", "cache_dir", "exclude", "extend_exclude", "fix", "unsafe_fixes"):
             v = getattr(self, k)
             out[k.replace("_", "-")] = list(v) if isinstance(v, tuple) else v
         return out
@@ -258,11 +248,7 @@ def _relpath(val: str, base: Path) -> str:
 _KEYS = {"extend", "select", "ignore", "extend-select", "extend-ignore", "per-file-ignores", "rules",
          "arch", "device", "include-dirs", "defines", "block", "default-block", "grid",
          "dynamic-smem", "params", "std", "frontend", "compile-commands", "time-limit", "jobs",
-<<<<<<< HEAD
-         "cache-dir", "fix", "unsafe-fixes"}
-=======
-         "cache-dir", "exclude", "extend-exclude"}
->>>>>>> main
+         "cache-dir", "exclude", "extend-exclude", "fix", "unsafe-fixes"}
 
 
 def _norm_key(k: str) -> str:
@@ -335,16 +321,13 @@ def _parse_table(table: dict, path: Path, prefix: str) -> dict:
             out[key] = float(_number(val, qk, path))
         elif key == "jobs":
             out[key] = _number(val, qk, path, integer=True)
-<<<<<<< HEAD
+        elif key in ("exclude", "extend-exclude"):
+            from .analyzer.frontend.project_files import absolute_patterns
+            out[key] = absolute_patterns(_strlist(val, qk, path), str(base))
         elif key in ("fix", "unsafe-fixes"):
             if not isinstance(val, bool):
                 raise ConfigError(path, qk, f"expected true or false, got {_tname(val)}")
             out[key] = val
-=======
-        elif key in ("exclude", "extend-exclude"):
-            from .analyzer.frontend.project_files import absolute_patterns
-            out[key] = absolute_patterns(_strlist(val, qk, path), str(base))
->>>>>>> main
     return out
 
 
