@@ -51,7 +51,8 @@ def render_explain_text(analyses: list[FileAnalysis], arch: str, color: bool = F
             console.print(f"[dim]{esc(fa.path)}: note: {esc(note)}[/]")
         for k in fa.kernels:
             lc = k.launch
-            console.print(f"[bold]{esc(fa.path)}:{k.function.range.line}: kernel {esc(k.name)}[/]  ({arch})")
+            console.print(f"[bold]{esc(k.function.range.file or fa.path)}:{k.function.range.line}: "
+                          f"kernel {esc(k.name)}[/]  ({arch})")
             grid = "x".join(map(str, lc.grid)) if lc.grid else "unknown"
             console.print(f"  launch: block {'x'.join(map(str, lc.block))}, grid {grid}, "
                           f"dynamic smem {_fmt_bytes(lc.dynamic_smem)} B  " + esc(f"[from {lc.source}: {lc.detail}]"))
@@ -68,7 +69,7 @@ def render_explain_text(analyses: list[FileAnalysis], arch: str, color: bool = F
                 t.add_row(esc(v.name if v.function == k.name else f"{v.function}::{v.name}"), str(v.line),
                           v.memory, v.scope, v.lifetime, _fmt_bytes(v.bytes), esc(why))
             console.print(t)
-            for val in (k.accesses, k.resources, k.occupancy, k.cgma, k.roofline):
+            for val in (k.accesses, k.resources, k.occupancy, k.predicted_counters, k.cgma, k.roofline):
                 render = renderer(val)
                 if render is not None:
                     console.print(render())

@@ -59,7 +59,7 @@ def constant_over_limit(ctx: RuleContext):
     if tu is None:
         return
     consts = [v for v in tu.globals if v.storage == "constant" and v.range.file and
-              _same(v.range.file, ctx.path)]
+              ctx.in_file(v.range)]
     total = sum(v.type.size or 0 for v in consts)
     limit = ctx.target.constant_memory_bytes
     if consts and total > limit:
@@ -101,8 +101,3 @@ def static_shared_over_limit(ctx: RuleContext):
                            f"kernel `{k.name}` declares {total} bytes of static shared memory, over "
                            f"the {limit}-byte per-block limit of {ctx.target.arch} ({parts})",
                            kernel=k.name)
-
-
-def _same(a: str, b: str) -> bool:
-    import os
-    return os.path.abspath(a) == os.path.abspath(b)
