@@ -302,7 +302,37 @@ def _unchecked_path(cfg: CFG, start, tu, memo: dict, stop_at_sync: bool = True):
             return n
         if stop_at_sync and any(c.callee in SYNC_CALLS for c in _node_calls(n)):
             return n
-        stack.extend(cfg.graph.successors(n))
+        # The branch taken when another call has just reported an error (`CHECK(...)`'s
+        # `if (e != cudaSuccess) return 1;`) is a failure being reported, not one going unnoticed.
+        failing = _error_branch_label(n.expr) if n.kind == "branch" and n.expr is not None else None
+        stack.extend(m for m in cfg.graph.successors(n)
+                     if failing is None or cfg.graph.edges[n, m].get("label") != failing)
+    return None
+
+
+_ERROR_TYPES = ("cudaError_t", "cudaError", "CUresult", "cudaError_enum")
+
+
+def _is_error_value(e: ir.Expr) -> bool:
+    t = getattr(_strip(e), "type", None) or getattr(e, "type", None)
+    return t is not None and t.spelling.replace("enum ", "").strip() in _ERROR_TYPES
+
+
+def _error_branch_label(cond: ir.Expr):
+    """The edge label (True/False) of a branch on a CUDA error code that is taken when the code
+    reports a failure (`e != cudaSuccess`, `cudaSuccess == e` negated, `if (e)`); None for
+    any other condition."""
+    c = _strip(cond)
+    if isinstance(c, ir.BinOp) and c.op in ("!=", "=="):
+        for a, b in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
+            bb = _strip(b)
+            if _is_error_value(a) and isinstance(bb, ir.Const) and bb.value == 0:
+                return c.op == "!="
+        return None
+    if isinstance(c, ir.UnaryOp) and c.op == "!" and _is_error_value(c.operand):
+        return False
+    if _is_error_value(c):
+        return True
     return None
 
 
@@ -310,18 +340,21 @@ def _unchecked_path(cfg: CFG, start, tu, memo: dict, stop_at_sync: bool = True):
     "CL702", "unchecked-kernel-launch", "warning",
     "A kernel launch is not followed by cudaGetLastError()/cudaPeekAtLastError()",
     what="Follows the host code after each `kernel<<<...>>>(...)` and reports the launch when some path "
-         "reaches a synchronizing call (`cudaDeviceSynchronize`, `cudaMemcpy`, `cudaFree`, ...), a "
-         "`return` or the end of the function without calling `cudaGetLastError()` or "
-         "`cudaPeekAtLastError()` (directly, through a macro, or through a wrapper defined in the file "
-         "or named like `getLastCudaError`). A launch in a helper that returns right away is fine "
-         "when every call of the helper in the file is followed by such a check.",
+         "reaches a `return` or the end of the function, or discards the error state with a bare "
+         "`cudaGetLastError();`, without calling `cudaGetLastError()` or `cudaPeekAtLastError()` "
+         "(directly, through a macro, or through a wrapper defined in the file or named like "
+         "`getLastCudaError`). A check after an intervening synchronisation counts: the launch error "
+         "stays in the error state until it is read (`cudaDeviceSynchronize(); getLastCudaError(...)` "
+         "still reports it). A launch in a helper that returns right away is fine when every call of "
+         "the helper in the file is followed by such a check.",
     why="A launch returns nothing: an invalid configuration (too many threads, too much shared memory, "
         "no kernel image for the GPU) is only reported by `cudaGetLastError()`. Checking the result of a "
         "later `cudaDeviceSynchronize()` catches faults during the kernel's execution, not a launch "
         "that never happened.",
     example="""
 kernel<<<grid, block>>>(d_a, n);
-cudaDeviceSynchronize();        // launch errors never looked at""",
+CHECK(cudaDeviceSynchronize());   // execution faults only
+return 0;                          // the launch error was never read""",
     how_to_fix="Right after the launch: `CHECK(cudaGetLastError());` (or `cudaPeekAtLastError()`), then "
                "check the synchronization's result for execution errors.",
 )
@@ -344,7 +377,9 @@ def unchecked_launch(ctx: RuleContext):
                 continue
             if n.stmt is not None and _launch_checked_inline(n, tu, memo):
                 continue
-            bad = _unchecked_path(cfg, n, tu, memo)
+            # A synchronisation does not end the search: the launch error stays in the
+            # error state until read, so a check after `cudaDeviceSynchronize()` catches it.
+            bad = _unchecked_path(cfg, n, tu, memo, stop_at_sync=False)
             if bad is None:
                 continue
             if bad.kind in (EXIT, RETURN) and _callers_check(fn, fns, cfg_of, tu, memo, 0):
@@ -355,8 +390,7 @@ def unchecked_launch(ctx: RuleContext):
             elif bad.kind == RETURN:
                 where = f"the return at line {bad.line}"
             else:
-                sync = next(c.callee for c in _node_calls(bad) if c.callee in SYNC_CALLS)
-                where = f"`{sync}()` at line {bad.line}"
+                where = f"the bare `cudaGetLastError();` at line {bad.line}, which discards the error"
             msg = (f"launch of `{launch.site.kernel}` is not followed by cudaGetLastError() or "
                    f"cudaPeekAtLastError() before {where}: a launch failure (e.g. an invalid "
                    f"configuration) would go unnoticed")
@@ -388,7 +422,7 @@ def _callers_check(fn: ir.Function, fns: list, cfg_of, tu, memo: dict, depth: in
     for g, cfg, n in sites:
         if _stmt_checks(n.stmt, tu, 0, memo) if n.stmt is not None and n.kind == "stmt" else False:
             continue
-        bad = _unchecked_path(cfg, n, tu, memo)
+        bad = _unchecked_path(cfg, n, tu, memo, stop_at_sync=False)
         if bad is None:
             continue
         if bad.kind in (EXIT, RETURN) and _callers_check(g, fns, cfg_of, tu, memo, depth + 1):
