@@ -40,6 +40,7 @@ from typing import Callable, Optional, Union
 import sympy as sp
 
 from . import constprop, ir
+from .coop_groups import group_dim3, group_kind, group_value, is_rank_method
 
 # --------------------------------------------------------------------------- sympy functions
 
@@ -807,6 +808,12 @@ class Walker:
             return self._assign(e, st)
         if isinstance(e, ir.Call):
             return self._call(e, st)
+        if isinstance(e, ir.Member) and isinstance(e.base, ir.Call) and e.base.args:
+            c = e.base
+            v = group_dim3(c.callee.split("::")[-1], c.args[0].type.spelling if c.args[0].type else "",
+                           e.member, self.syms.builtin)
+            if v is not None:
+                return v
         if isinstance(e, (ir.Index, ir.Member)):
             return self._load(e, st)
         if isinstance(e, ir.Cast):
@@ -1182,6 +1189,9 @@ class Walker:
             for li in st.loops:
                 li.has_barrier = True
             return self._unknown(name, lane=False)
+        group = self._group_call(e, name)
+        if group is not None:
+            return group
         vals = [self._rvalue(a, st) for a in e.args]
         if full in _MINMAX or name in _MINMAX:
             fn = _MINMAX.get(full) or _MINMAX[name]
@@ -1213,6 +1223,16 @@ class Walker:
         args = [v for v in vals if _is_expr(v)]
         ptr_args = [v.offset for v in vals if isinstance(v, Pointer)]
         return Opaque(sp.Symbol(name or "call"), *(args + ptr_args))
+
+    def _group_call(self, e: ir.Call, name: str) -> Optional[sp.Expr]:
+        """A cooperative group's rank or size (``block.thread_rank()``, ``cg::thread_rank(g)``)
+        in terms of the built-in variables (:mod:`.coop_groups`); None for anything else."""
+        if not e.args or e.function is not None and e.function.body is not None:
+            return None
+        v = group_value(name, e.args[0].type.spelling if e.args[0].type else "", self.syms.builtin)
+        if v is None and is_rank_method(name) and group_kind(e.args[0].type.spelling)[0]:
+            return self._unknown(name, lane=True)  # a rank cudalint cannot express
+        return v
 
     def _inline(self, e: ir.Call, fn: ir.Function, vals: list, st: _State) -> Value:
         env = {}
