@@ -732,6 +732,14 @@ class Lowerer:
                     return ir.Const(r, t, v)
             return self._declref(c, r, t)
         if k == CK.MEMBER_REF_EXPR:
+            ref = c.referenced
+            if ref is not None and ref.kind == CK.VAR_DECL:
+                # `obj.size` naming a static data member (llm.c's `x128::size`): the member's
+                # value, not a read of the object.
+                v = self._eval(c)
+                if v is not None:
+                    return ir.Const(r, t, v)
+                return self._declref(c, r, t)
             kids = list(c.get_children())
             if kids:
                 base = self._expr(kids[0])
