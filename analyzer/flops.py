@@ -63,7 +63,8 @@ Control flow and trip counts
   number (rounded up as C does) when the bounds are constants, else an expression in kernel
   parameters such as ``n/16`` for ``t < n / TILE``. Integer division in a symbolic trip count
   is taken as exact. A bound the analysis cannot express becomes a symbol named after it (a
-  local variable's name) or ``trips_L<line>`` for loops that are not counted loops.
+  local variable's name) or ``trips(<counter>)`` / ``trips(line <line>)`` for loops that are not
+  counted loops.
 - ``threadIdx``/``blockIdx`` in a loop bound take thread 0 of block 0's value (assumption
   noted): ``for (m = threadIdx.x; m < 10240; m += 256)`` runs 40 times. ``blockDim`` is the
   launch's block; ``gridDim`` the launch's grid, or a symbol when unknown.
@@ -616,12 +617,23 @@ def _induction(loop: ir.Loop) -> Optional[_Induction]:
     return _Induction(var, start, bound, cmp, step, sign)
 
 
+def _trip_name(conv: _SymConv, line: int, var: Optional[str]) -> str:
+    """The symbol for a trip count that cannot be expressed, named for what the user wrote:
+    ``trips(i)`` for the loop over ``i``, ``trips(line 148)`` for a loop without a counter
+    (the line is added when two loops share a counter's name)."""
+    desc = f"trip count of the loop at line {line}"
+    name = f"trips({var})" if var else f"trips(line {line})"
+    if name in conv.syms.table and conv.syms.descriptions.get(name) != desc:
+        name = f"trips({var}, line {line})"
+    return name
+
+
 def _trip(loop: ir.Loop, conv: _SymConv) -> tuple[Num, str, Optional[str]]:
     """(trip count, how it was found, induction variable name)."""
     ind = _induction(loop)
     line = loop.range.line
     if ind is None:
-        name = f"trips_L{line}"
+        name = _trip_name(conv, line, None)
         conv.syms.note(f"the loop at line {line} is not a counted for-loop: its trip count is the "
                        f"symbol {name}")
         return conv.syms.symbol(name, f"trip count of the loop at line {line}"), "unknown", None
@@ -632,7 +644,7 @@ def _trip(loop: ir.Loop, conv: _SymConv) -> tuple[Num, str, Optional[str]]:
     step = sp.Integer(1) if ind.step is None else conv(ind.step)
     if start is None or bound is None or step is None or step == 0:
         what = "bound" if bound is None else ("start" if start is None else "step")
-        name = f"trips_L{line}"
+        name = _trip_name(conv, line, ind.var.name)
         why = "is 0" if step is not None and step == 0 else "cannot be expressed"
         conv.syms.note(f"the {what} of the loop at line {line} {why}: its trip count is the "
                        f"symbol {name}")

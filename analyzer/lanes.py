@@ -32,6 +32,7 @@ from typing import Optional
 import sympy as sp
 
 from . import symbolic as S
+from .display import user_text
 
 MODULUS = 256  # bytes: buffers are assumed 256-byte aligned (cudaMalloc)
 SAMPLES = 8
@@ -336,11 +337,11 @@ class AddressEvaluator:
         # Lane-varying values read from memory: data-dependent.
         lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & self._thread_syms]
         if lane_data:
-            return [WarpAddresses(w, "data-dependent", why=f"the index depends on `{sp.sstr(lane_data[0])}`, "
+            return [WarpAddresses(w, "data-dependent", why=f"the index depends on `{user_text(lane_data[0])}`, "
                                   "a value read at run time") for w in warps]
         lane_opaque = [a for a in e.atoms(S.Opaque) if a.free_symbols & self._thread_syms]
         if lane_opaque:
-            return [WarpAddresses(w, "unknown", why=f"the index depends on `{sp.sstr(lane_opaque[0].args[0])}`, "
+            return [WarpAddresses(w, "unknown", why=f"the index depends on `{user_text(lane_opaque[0].args[0])}`, "
                                   "which the analysis does not model") for w in warps]
         e, defaulted = self._apply_defaults(e, notes)
         U, T = _split(e, self._thread_syms)
@@ -405,7 +406,7 @@ class AddressEvaluator:
             scenarios.append((Fraction(1, SAMPLES), [a - base for a in addrs]))
         if atoms:
             notes.append("averaged over " + str(SAMPLES) + " sampled values of " +
-                         ", ".join(f"`{a.name}`" for a in atoms))
+                         ", ".join(f"`{user_text(a.name)}`" for a in atoms))
         return WarpAddresses(warp, "ok", lanes, scenarios, notes, bool(atoms), defaulted)
 
     def _apply_defaults(self, e: sp.Expr, notes: list) -> tuple[sp.Expr, bool]:

@@ -1071,6 +1071,14 @@ class Walker:
                 base, idx = idx, base
             name = _source_name(e)
             if not isinstance(base, Pointer):
+                obj = _record_object(e.base)
+                if obj is not None:
+                    # `packed[k]` through a class's operator[] (llm.c's x128): an element of the
+                    # object itself, wherever the object lives (registers for a local).
+                    size = e.type.size if e.type.size else 4
+                    k = idx if _is_expr(idx) else self._unknown("index", lane=True)
+                    p = Pointer(obj, self.space_of(obj), k * size, e.type, _volatile(obj.type), obj.name)
+                    return _MemLoc(p, e.type, e, name)
                 return _MemLoc(Pointer(None, "unknown", self._unknown("base", lane=True), e.type),
                                e.type, e, name)
             size = e.type.size if e.type.size else _elem_size(base.elem)
@@ -1143,9 +1151,14 @@ class Walker:
             return
         self._seq += 1
         size = loc.elem.size if loc.elem.size else (p.elem.size if p.elem is not None else None)
+        name = loc.name or p.name
+        fn = self._current_function or self.kernel
+        if p.name and fn is not self.kernel and any(prm.name == name for prm in fn.params):
+            # Inside an inlined helper (`load128(const T* address)`): the caller's array.
+            name = p.name
         self.events.append(AccessEvent(
             node=loc.node, kind=kind, pointer=p, elem=loc.elem, elem_bytes=size,
-            name=loc.name or p.name, path=st.path, loops=st.loops, seq=self._seq,
+            name=name, path=st.path, loops=st.loops, seq=self._seq,
             epoch=self._epoch, function=self._function_of(loc.node), volatile=loc.volatile,
             atomic=atomic, dims=loc.dims, notes=list(loc.notes), call_lines=st.call_lines,
             cache=cache))
@@ -1205,8 +1218,7 @@ class Walker:
         if name in _MUL24 and len(vals) == 2 and all(_is_expr(v) for v in vals):
             return vals[0] * vals[1]
         if name.startswith(_SHFL_PREFIX):
-            args = [v for v in vals if _is_expr(v)]
-            return MemLoad(sp.Symbol(name), *args, self.syms.thread["x"])
+            return self._warp_collective(name, vals)
         fn = e.function
         if fn is not None and fn.body is not None and st.depth < MAX_INLINE_DEPTH:
             size = self._sizes.get(id(fn))
@@ -1223,6 +1235,24 @@ class Walker:
         args = [v for v in vals if _is_expr(v)]
         ptr_args = [v.offset for v in vals if isinstance(v, Pointer)]
         return Opaque(sp.Symbol(name or "call"), *(args + ptr_args))
+
+    def _warp_collective(self, name: str, vals: list) -> Value:
+        """A shuffle, vote, match or warp reduction. Its result is data (read from memory)
+        only when an operand is; otherwise it is a register value moved between lanes: the
+        same value when the operand is the same in every lane, else a per-lane value the
+        analysis does not model (never "read from memory": no CL203 for it)."""
+        args = [v for v in vals if _is_expr(v)]
+        data = any(is_data(v) for v in args)
+        uniform_result = name.startswith(("__ballot", "__any", "__all", "__reduce", "__activemask"))
+        if data:
+            tail = () if uniform_result else (self.syms.thread["x"],)
+            return MemLoad(sp.Symbol(name), *args, *tail)
+        if uniform_result:
+            return self._unknown(name, lane=False)
+        moved = vals[1] if name.endswith("_sync") and len(vals) > 1 else (vals[0] if vals else None)
+        if name.startswith("__shfl") and _is_expr(moved) and not lane_varying(moved, self.syms):
+            return moved  # every lane holds the same value: any lane's copy is it
+        return self._unknown(name, lane=True)
 
     def _group_call(self, e: ir.Call, name: str) -> Optional[sp.Expr]:
         """A cooperative group's rank or size (``block.thread_rank()``, ``cg::thread_rank(g)``)
@@ -1301,6 +1331,15 @@ def _source_slice(r: ir.SourceRange) -> str:
 
 
 _MEMORY_STORAGE = ("shared", "extern_shared", "device", "constant", "managed", "static")
+
+
+def _record_object(e: ir.Expr) -> Optional[ir.Variable]:
+    """The variable of a class-typed object indexed through its ``operator[]``, or None."""
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    if isinstance(e, ir.VarRef) and e.var.type is not None and e.var.type.kind == "record":
+        return e.var
+    return None
 
 
 def _in_memory(v: ir.Variable) -> bool:
