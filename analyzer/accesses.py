@@ -329,10 +329,14 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
 
 def _request_parts(elem: Optional[ir.CType], size: Optional[int]) -> list[tuple[int, int]]:
     """How the hardware moves one element: a single request for 1/2/4/8/16-byte scalars and
-    vector types (LDG.64/.128), else one 4-byte request per word (a struct, a float3)."""
+    vector types (LDG.64/.128), and for an 8- or 16-byte struct aligned to its size
+    (`struct alignas(16)`, llm.c's x128: one 128-bit access); else one 4-byte request per word
+    (a struct of 4-byte alignment, a float3: the compiler cannot widen it)."""
     if not size or elem is None:
         return [(0, size or 0)]
     if elem.kind != "record" and size in (1, 2, 4, 8, 16):
+        return [(0, size)]
+    if elem.kind == "record" and size in (8, 16) and (elem.align or 0) >= size:
         return [(0, size)]
     if size <= 4 or size % 4:
         return [(0, size)]
