@@ -26,6 +26,7 @@ from . import ir
 from . import symbolic as S
 from .banks import SharedCost, WarpSyncHazard, shared_cost, warp_sync_hazards
 from .coalescing import GlobalCost, global_cost
+from .constant_cache import constant_cost
 from .lanes import AddressEvaluator, LaneModel
 from .target import Target, load_target
 
@@ -59,6 +60,7 @@ class Access:
     ideal_sectors: Optional[float] = None
     ways: Optional[float] = None
     min_wavefronts: Optional[float] = None
+    addresses_per_request: Optional[float] = None  # constant: distinct addresses a warp asks for
     event: Optional[S.AccessEvent] = field(default=None, repr=False)
     range: Optional[ir.SourceRange] = field(default=None, repr=False)
     variable: Optional[ir.Variable] = field(default=None, repr=False)
@@ -86,6 +88,8 @@ class Access:
             d["function"] = self.function
         if self.atomic:
             d["atomic"] = True
+        if self.space == "constant":
+            d["addresses_per_request"] = _round(self.addresses_per_request)
         return d
 
 
@@ -139,6 +143,8 @@ class AccessTable:
                  "wavefr/req")]
         for a in self.accesses:
             pat = a.pattern + (f" ({a.stride})" if a.stride is not None else "")
+            if a.pattern == "divergent" and a.addresses_per_request is not None:
+                pat += f" ({_num(a.addresses_per_request)} addresses)"
             rows.append((f"{a.line}:{a.column}", a.array, a.space, a.kind + (" (atomic)" if a.atomic else ""),
                          "?" if a.element_bytes is None else str(a.element_bytes), _clip(a.index, 44), pat,
                          _num(a.sectors_per_request), _pct(a.efficiency), _num(a.wavefronts_per_request)))
@@ -303,14 +309,16 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
         notes.extend(n for n in c.notes if n not in notes)
     elif space == "constant":
         wa = ev.evaluate(e.offset, e.path)
-        c = global_cost(wa, e.elem_bytes, (9, 0), e.kind)
-        A.pattern = c.pattern
-        A.stride = c.stride
-        A.why = c.why
-        A.exact = c.exact
-        if c.distinct_addresses and c.distinct_addresses > 1:
-            notes.append(f"constant cache serves {c.distinct_addresses} distinct addresses one "
-                         "after another")
+        cc = constant_cost(wa, e.elem_bytes)
+        A.pattern = cc.pattern  # broadcast or divergent: "coalesced" means nothing here
+        A.addresses_per_request = cc.addresses_per_request
+        A.why = cc.why
+        A.exact = cc.exact
+        A.cost = cc
+        notes.extend(n for n in cc.notes if n not in notes)
+        if cc.pattern == "divergent":
+            notes.append(f"the constant cache serves the {_num(cc.addresses_per_request)} distinct "
+                         "addresses of a warp request one after another")
     # Where the numbers come from.
     used = e.offset.free_symbols if isinstance(e.offset, sp.Basic) else set()
     for s in sorted(used, key=lambda s: s.name):

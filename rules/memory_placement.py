@@ -1,6 +1,8 @@
-"""CL1xx: where variables live (local-memory arrays, constant and shared size limits)."""
+"""CL1xx: where variables live (local-memory arrays, constant and shared size limits, divergent
+constant reads)."""
 from __future__ import annotations
 
+from .coalescing import _assumed, _confident, _n, _site, _text
 from .context import RuleContext
 from .registry import RULES, rule
 
@@ -101,6 +103,62 @@ def static_shared_over_limit(ctx: RuleContext):
                            f"kernel `{k.name}` declares {total} bytes of static shared memory, over "
                            f"the {limit}-byte per-block limit of {ctx.target.arch} ({parts})",
                            kernel=k.name)
+
+
+@rule(
+    "CL104", "divergent-constant-read", "warning",
+    "A warp reads `__constant__` memory at several addresses at once: the reads are serialised",
+    what="Evaluates each read of a `__constant__` variable for the lanes of a warp (for the "
+         "kernel's block shape) and reports reads whose warp asks for at least `min_addresses` "
+         "distinct addresses, with how many and the serialisation that costs. Reads whose "
+         "index comes from memory are not reported (the number of addresses depends on the "
+         "data).",
+    why="The constant cache serves one address at a time and broadcasts it to every lane that "
+        "asks for it: constant memory is fast when all threads of a warp read the same location "
+        "(Kirk & Hwu, section 5.2). A warp request for n distinct addresses is split into n "
+        "requests served one after another, so `coef[threadIdx.x]` costs 32 times a uniform "
+        "read; global memory would serve the same 32 consecutive floats in one request of 4 "
+        "sectors.",
+    example="""
+__constant__ float coef[256];
+__global__ void scale(const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i] * coef[threadIdx.x];   // 32 distinct addresses per warp: 32 serialised reads
+}""",
+    how_to_fix="Keep in `__constant__` only data that all threads of a warp read at the same index "
+               "(filter taps indexed by a loop counter, parameters). For per-thread indices, pass "
+               "the table as a `const float* __restrict__` kernel parameter (or read it with "
+               "`__ldg`): the read-only data cache serves a warp's consecutive elements in one "
+               "request; or copy it to shared memory once per block.",
+    options={"min_addresses": 2.0, "warning_addresses": 4.0},
+)
+def divergent_constant_read(ctx: RuleContext):
+    me = RULES["CL104"]
+    lo = float(ctx.option(me, "min_addresses"))
+    warn = float(ctx.option(me, "warning_addresses"))
+    seen = set()
+    for k in ctx.kernels:
+        tab = k.extra.get("accesses")
+        for a in (tab or []):
+            n = a.addresses_per_request
+            if a.space != "constant" or a.kind != "load" or a.pattern != "divergent" or n is None \
+                    or n < lo - 1e-9:
+                continue
+            site = _site(ctx, a)
+            key = (site.line, site.column)
+            if key in seen:
+                continue
+            seen.add(key)
+            lanes = a.cost.active_lanes if a.cost is not None else None
+            who = f"its {lanes} active lanes" if lanes else "its lanes"
+            assumed = _assumed(a)
+            msg = (f"`__constant__` read `{_text(ctx, a)}` asks for {_n(n)} distinct addresses per "
+                   f"warp request ({who}): the constant cache serves them one after another, "
+                   f"{_n(n)}x the cost of a read all lanes share; pass `{a.array}` as a "
+                   f"`const __restrict__` pointer (read-only cache, `__ldg`) or stage it in shared "
+                   f"memory{assumed}")
+            sev = "warning" if (_confident(a) and n >= warn - 1e-9) else "info"
+            yield ctx.diag(me, site, msg, kernel=k.name, severity=sev)
 
 
 def _same(a: str, b: str) -> bool:
