@@ -849,6 +849,14 @@ class Lowerer:
                 val = self._eval(c)
                 if val is not None:
                     return ir.Const(r, t, val)
+            if not v.file_scope and v.storage == "auto" and rk == CK.VAR_DECL and \
+                    ref.type.is_const_qualified() and not ref.type.is_volatile_qualified() and \
+                    t.kind == "scalar":
+                # `const int UNROLL = 8;` / `constexpr int`: a compile-time constant wherever it
+                # is used (trip counts of loops the compiler unrolls, array extents).
+                val = self._eval(c)
+                if val is not None:
+                    return ir.Const(r, t, val)
             return ir.VarRef(r, t, v)
         if rk == CK.ENUM_CONSTANT_DECL:
             return ir.Const(r, t, ref.enum_value)
