@@ -14,7 +14,7 @@ import re
 
 import sympy as sp
 
-_LOOP_MARK = re.compile(r"([A-Za-z_]\w*)(?:~L\d+(?:_\d+)?|@entry(?:_\d+)?|@exit(?:_L\d+)?(?:_\d+)?)")
+_LOOP_MARK = re.compile(r"([A-Za-z_]\w*)(?:~L\d+(?:_\d+)?|@entry(?:_\d+)?|@exit(?:_L\d+)?(?:_\d+)?|@warp)")
 _OPAQUE_CALL = re.compile(r"\?([A-Za-z_][\w:]*)\(")
 _OPAQUE = re.compile(r"\?([A-Za-z_][\w:]*)")
 #: MemLoad names that are calls, not arrays (their "index" is the call's arguments).
@@ -29,6 +29,7 @@ def user_text(x) -> str:
     s = _LOOP_MARK.sub(r"\1", s)
     s = _OPAQUE_CALL.sub(r"\1(", s)
     s = _OPAQUE.sub(r"\1", s)
+    s = re.sub(r"\b([A-Za-z_]\w*)\[\]", r"\1[...]", s)  # a load whose address is not shown
     for p in _CALL_PREFIXES:
         s = re.sub(r"\b(" + re.escape(p) + r"\w*)\[([^\[\]]*)\]", r"\1(...)", s)
     return s

@@ -334,7 +334,16 @@ class AddressEvaluator:
         if not isinstance(e, sp.Expr) or e.has(sp.Float) or e.has(sp.zoo) or e.has(sp.nan):
             return [WarpAddresses(w, "unknown", why="the address is not an integer expression")
                     for w in warps]
-        # Lane-varying values read from memory: data-dependent.
+        # Lane-varying values read from memory: data-dependent. A value loaded from an address
+        # that is the same for every lane of a warp (`ptr[fbr]` with `fbr = tid >> 5`) is one
+        # value for the whole warp: it offsets the warp, it does not scatter it.
+        for _ in range(4):  # innermost loads first: `b[a[tid >> 5] + k]` is uniform too
+            lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & self._thread_syms]
+            uniform = {a: S.MemLoad(sp.Symbol(f"{a.args[0]}@warp")) for a in lane_data
+                       if self._warp_uniform_load(a, warps)}
+            if not uniform:
+                break
+            e = e.xreplace(uniform)
         lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & self._thread_syms]
         if lane_data:
             return [WarpAddresses(w, "data-dependent", why=f"the index depends on `{user_text(lane_data[0])}`, "
@@ -374,6 +383,38 @@ class AddressEvaluator:
                     continue
             out.append(self._sampled(e, w, lanes, notes, defaulted))
         return out
+
+    def _warp_uniform_load(self, load, warps: list) -> bool:
+        """Whether the address of a value read from memory is the same for every lane of each
+        warp, for every stand-in value of the unknown sizes in it (a load of a lane-dependent
+        value, or one whose address cannot be evaluated, is not)."""
+        if not isinstance(load.args[0], sp.Symbol) or str(load.args[0]).startswith(
+                ("atomic", "__shfl", "__match")):
+            return False  # an atomic's old value or another lane's register: per lane
+        args = [self.b.bind(a) for a in load.args[1:]]
+        if not args or not all(isinstance(x, sp.Basic) for x in args):
+            return False
+        # values the whole warp shares (loaded at a uniform address) stand in as unknowns
+        shared = {m: sp.Symbol(f"_w{i}", integer=True) for i, m in
+                  enumerate(set().union(*(x.atoms(S.MemLoad) for x in args)))
+                  if not (m.free_symbols & self._thread_syms)}
+        args = [x.xreplace(shared) for x in args]
+        if any(x.atoms(S.MemLoad) or x.atoms(S.Opaque) for x in args):
+            return False
+        others = set().union(*(x.free_symbols for x in args if isinstance(x, sp.Basic))) - self._thread_syms
+        for fill in (0, 1, 3, 1024):
+            vals = {o: fill for o in others}
+            for w in warps:
+                seen = None
+                for ln in self._lanes.get(w) or self.model.lanes(w):
+                    v = tuple(num(x, {**vals, **thread_values(self.syms, ln)}) for x in args)
+                    if any(y is None for y in v):
+                        return False
+                    if seen is None:
+                        seen = v
+                    elif v != seen:
+                        return False
+        return True
 
     def _sampled(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool) -> WarpAddresses:
         notes = list(notes)
