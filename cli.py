@@ -345,7 +345,7 @@ def explain_cmd(
         text = render_explain_text(analyses, arch, color=output_file is None and sys.stdout.isatty())
     _emit(text, output_file)
     if plot is not None:
-        from .analyzer.cgma import plot_kernels
+        from .reporters.roofline_plot import plot_kernels
         try:
             plot_kernels(analyses, plot, aopts)
         except (ImportError, ValueError, OSError) as e:
@@ -367,13 +367,31 @@ def rule_cmd(code: str = typer.Argument(..., help="Rule code, e.g. CL101.")):
 
 
 @app.command("rules")
-def rules_cmd(output_format: str = typer.Option("text", "--output-format", help="text | json")):
-    """List all rules."""
+def rules_cmd(
+    output_format: str = typer.Option("text", "--output-format", help="text | json | markdown (the README's rule table)"),
+    write_docs: Optional[Path] = typer.Option(None, "--write-docs", help="Write one page per rule, DIR/<CODE>.md (the repository's docs/rules)."),
+    update_readme: Optional[Path] = typer.Option(None, "--update-readme", help="Replace the rule table between the markers of this README."),
+):
+    """List all rules (or write their documentation)."""
     import json
 
+    from .reporters import rule_docs
     from .rules.registry import all_rules
 
     rules = all_rules()
+    if write_docs is not None or update_readme is not None:
+        if write_docs is not None:
+            n = len(rule_docs.write_pages(rules, write_docs))
+            typer.echo(f"wrote {n} rule pages to {write_docs}")
+        if update_readme is not None:
+            if not update_readme.is_file() or not rule_docs.update_readme(update_readme, rules):
+                _err(f"{update_readme}: no rule table markers ({rule_docs.TABLE_BEGIN})")
+                raise typer.Exit(2)
+            typer.echo(f"updated the rule table in {update_readme}")
+        return
+    if output_format == "markdown":
+        typer.echo(rule_docs.rules_table(rules), nl=False)
+        return
     if output_format == "json":
         typer.echo(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity,
                                 "summary": r.summary, "family": r.family} for r in rules], indent=2))

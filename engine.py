@@ -120,12 +120,10 @@ def load_analyses() -> Optional[str]:
     registry would remember it as loaded and silently run fewer rules."""
     try:
         import importlib
-        import pkgutil
 
-        from . import rules as pkg
-        from .rules.registry import load_rule_modules
-        for m in pkgutil.iter_modules(pkg.__path__):
-            importlib.import_module(f"{pkg.__name__}.{m.name}")
+        from .rules.registry import RULE_MODULES, load_rule_modules
+        for name in RULE_MODULES:
+            importlib.import_module(f"{__package__}.rules.{name}")
         load_rule_modules()
         return None
     except Exception as exc:  # noqa: BLE001

@@ -13,7 +13,8 @@ sympy expression, and what one warp-level request costs:
   assumptions the numbers rest on (launch values, stated defaults, sampling).
 
 Registered as a pipeline fact provider: ``KernelFacts.extra["accesses"]`` is an
-:class:`AccessTable` (``to_json()`` -> list of dicts, ``render_text()`` -> a table).
+:class:`AccessTable` (``to_json()`` -> list of dicts; ``reporters/explain_text.py`` renders it as
+text).
 """
 from __future__ import annotations
 
@@ -133,49 +134,6 @@ class AccessTable:
 
     def to_json(self) -> list:
         return [a.to_json() for a in self.accesses]
-
-    def render_text(self) -> str:
-        if self.error:
-            return PlainText(f"  accesses: not analysed ({self.error})")
-        if not self.accesses:
-            return PlainText("  accesses: none")
-        rows = [("line", "array", "space", "kind", "B", "index", "pattern", "sect/req", "eff",
-                 "wavefr/req")]
-        for a in self.accesses:
-            pat = a.pattern + (f" ({a.stride})" if a.stride is not None else "")
-            if a.pattern == "divergent" and a.addresses_per_request is not None:
-                pat += f" ({_num(a.addresses_per_request)} addresses)"
-            rows.append((f"{a.line}:{a.column}", a.array, a.space, a.kind + (" (atomic)" if a.atomic else ""),
-                         "?" if a.element_bytes is None else str(a.element_bytes), _clip(a.index, 44), pat,
-                         _num(a.sectors_per_request), _pct(a.efficiency), _num(a.wavefronts_per_request)))
-        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-        lines = ["  accesses:"]
-        for r in rows:
-            lines.append("    " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
-        notes = []
-        for a in self.accesses:
-            for n in a.assumptions + ([a.why] if a.why else []):
-                if n not in notes:
-                    notes.append(n)
-        for n in notes + [n for n in self.notes if n not in notes]:
-            lines.append(f"    assumed/why: {n}")
-        return PlainText("\n".join(lines))
-
-
-def _clip(s: str, n: int) -> str:
-    return s if len(s) <= n else s[: n - 1] + "…"
-
-
-def _num(v) -> str:
-    if v is None:
-        return "-"
-    r = round(float(v), 2)
-    return str(int(r)) if r.is_integer() else f"{r:g}"
-
-
-def _pct(v) -> str:
-    return "-" if v is None else f"{100 * float(v):.1f}%".replace(".0%", "%")
-
 
 # --------------------------------------------------------------------------- analysis
 
@@ -317,7 +275,7 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
         A.cost = cc
         notes.extend(n for n in cc.notes if n not in notes)
         if cc.pattern == "divergent":
-            notes.append(f"the constant cache serves the {_num(cc.addresses_per_request)} distinct "
+            notes.append(f"the constant cache serves the {_round(cc.addresses_per_request, 2)} distinct "
                          "addresses of a warp request one after another")
     # Where the numbers come from.
     used = e.offset.free_symbols if isinstance(e.offset, sp.Basic) else set()

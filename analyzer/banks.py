@@ -25,7 +25,7 @@ from typing import Callable, Optional
 import sympy as sp
 
 from . import symbolic as S
-from .coalescing import _pattern_geometry
+from .coalescing import pattern_geometry
 from .lanes import AddressEvaluator, WarpAddresses, num, thread_values
 
 
@@ -103,7 +103,7 @@ def _warp_cost(w: WarpAddresses, E: int, banks: int, width: int) -> SharedCost:
         exp_wf += p * wf
         exp_min += p * passes
         if geo is None:
-            geo = _pattern_geometry(addrs, E)
+            geo = pattern_geometry(addrs, E)
     contiguous, n_distinct, stride = geo
     wf = float(exp_wf)
     mn = float(exp_min)

@@ -61,7 +61,6 @@ __all__ = [
     "kernel_roofline",
     "cgma_provider",
     "resolve_roofline_device",
-    "plot_kernels",
     "thread_dependence",
 ]
 
@@ -124,27 +123,6 @@ def _jval(x):
             return round(n, 6) if abs(n) < 1e15 else n
         return n
     return str(x)
-
-
-def _fmt(x, digits: int = 4) -> str:
-    if x is None:
-        return "-"
-    n = to_number(x)
-    if n is None:
-        return str(x)
-    if isinstance(n, float) and math.isinf(n):
-        return "unbounded"
-    if isinstance(n, int) or float(n).is_integer():
-        v = int(n)
-        return f"{v:,}" if abs(v) >= 10000 else str(v)
-    if abs(n) >= 1000:
-        return f"{n:,.0f}"
-    return f"{n:.{digits}g}"
-
-
-def _count(x, what: str) -> str:
-    s = _fmt(x)
-    return f"{s} {what}" if s == "1" else f"{s} {what}{'es' if what.endswith('s') else 's'}"
 
 
 # --------------------------------------------------------------------------- thread dependence
@@ -490,48 +468,6 @@ class CgmaFacts:
             "assumptions": list(self.assumptions),
         }
 
-    def render_text(self) -> str:
-        r = self.resolved
-        lines = []
-        if self.kernel is None:
-            head = "no global memory accesses" + (": CGMA unbounded" if r.flops != 0 else "")
-        else:
-            head = f"kernel {_fmt(self.kernel)}"
-            if self.counts.values:
-                head += " with " + ", ".join(
-                    f"{s} = {_fmt(v)} ({self.counts.value_sources.get(str(s), '')})"
-                    for s, v in self.counts.values.items())
-            if self.limit is not None and _fmt(self.limit) != _fmt(self.kernel):
-                head += f"; limit {_fmt(self.limit)} as the sizes grow"
-            lo = self.kernel_loads_only
-            if lo is not None and _fmt(lo) != _fmt(self.kernel):
-                head += f"; per load only {_fmt(lo)}"
-        lines.append(f"  CGMA (flops per global access, one thread): {head}")
-        if self.hot is not None:
-            hc = self.hot_counts
-            trip = self.counts.resolve(self.hot.trip)
-            var = f" over {self.hot.variable}" if self.hot.variable else ""
-            lines.append(f"    hot loop at line {self.hot.line}{var} ({_fmt(trip)} iterations): "
-                         f"{_count(hc.flops, 'flop')} / {_count(hc.accesses, 'global access')} "
-                         f"per iteration = {_fmt(self.hot_loop)}")
-        lines.append(f"    per thread: {_count(r.flops, 'flop')}, {_count(r.accesses, 'global access')} "
-                     f"({_fmt(r.loads)} loads, {_fmt(r.stores)} "
-                     f"{'store' if _fmt(r.stores) == '1' else 'stores'}"
-                     + (f", {_fmt(r.atomics)} atomics" if r.atomics != 0 else "") + ")"
-                     + (f", {_fmt(self.bytes_per_access)} bytes per access" if self.bytes_per_access else "")
-                     + f", {self.precision}")
-        for t in self.tiling:
-            dims = " and ".join(f"threadIdx.{d}" for d in t.dimensions)
-            lines.append(f"    reuse: {t.array} at line {t.line} does not depend on {dims}: "
-                         f"{t.reuse} threads of a block read each element; tiling it: loop CGMA "
-                         f"{_fmt(t.cgma_now)} -> {_fmt(t.cgma_if_tiled)}"
-                         + (f", {_fmt(t.cgma_all_tiled)} with {', '.join(t.arrays_all_tiled)} tiled"
-                            if len(t.arrays_all_tiled) > 1 else ""))
-        for a in self.assumptions:
-            lines.append(f"    assumed: {a}")
-        return "\n".join(lines)
-
-
 @dataclass
 class RooflineFacts:
     point: Any  # RooflinePoint or None
@@ -564,24 +500,6 @@ class RooflineFacts:
         if self.notes:
             out["notes"] = list(self.notes)
         return out
-
-    def render_text(self) -> str:
-        if self.point is None:
-            return f"  roofline: not computed: {self.error or self.cgma_source}"
-        p = self.point
-        s = (f"  roofline: {p.device.name}, {self.device_source}: peak {_fmt(p.peak_gflops)} GFLOPS "
-             f"{p.precision}, {_fmt(p.bandwidth_gbs)} GB/s, {_fmt(p.word_bytes)}-byte words; "
-             f"balance CGMA {_fmt(p.balance_cgma, 3)}")
-        s += (f"\n    {p.bound}-bound: CGMA {_fmt(p.cgma)} ({self.cgma_source}) attains at most "
-              f"{_fmt(p.attainable_gflops)} GFLOPS, {p.fraction_of_peak * 100:.1f}% of peak")
-        h = self.hot_loop_point
-        if h is not None and abs(h.cgma - p.cgma) > 1e-9:
-            s += (f"\n    hot loop: CGMA {_fmt(h.cgma)}, {h.bound}-bound, at most "
-                  f"{_fmt(h.attainable_gflops)} GFLOPS")
-        for n in self.notes:
-            s += f"\n    note: {n}"
-        return s
-
 
 # --------------------------------------------------------------------------- analysis
 
@@ -905,38 +823,6 @@ def _source_lines(fn: ir.Function) -> list[str]:
         except OSError:
             _LINES_CACHE[path] = []
     return _LINES_CACHE[path]
-
-
-# --------------------------------------------------------------------------- plotting
-
-
-def plot_kernels(analyses, path, opts=None):
-    """Draw the roofline of the analysed kernels' device with each kernel as a point.
-
-    ``analyses`` are :class:`~cudalint.analyzer.pipeline.FileAnalysis` objects. The device is
-    the one the kernels were placed on (``--device`` etc.); kernels without a finite, positive
-    CGMA are listed in a note on the figure. Returns the written path; raises ImportError
-    (matplotlib missing) or ValueError (nothing to plot, or no device).
-    """
-    from .roofline import plot_roofline
-
-    device = None
-    precision = "fp32"
-    points = []
-    for fa in analyses:
-        for k in fa.kernels:
-            rf = k.extra.get("roofline")
-            if rf is None or rf.point is None:
-                continue
-            device = device or rf.point.device
-            precision = rf.point.precision
-            points.append((k.name, rf.point.cgma, rf.point.word_bytes))
-    if device is None:
-        if opts is not None:
-            device, _ = resolve_roofline_device(opts)
-        if device is None:
-            raise ValueError("no kernel with a roofline to plot")
-    return plot_roofline(device, points, path, precision=precision)
 
 
 def _register() -> None:

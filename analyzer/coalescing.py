@@ -118,7 +118,7 @@ def sm1x_transactions(lanes: list[int], addrs: list[int], elem_bytes: int, cc: t
     return tx, fetched
 
 
-def _pattern_geometry(addrs: list[int], elem_bytes: int) -> tuple[bool, int, Optional[int]]:
+def pattern_geometry(addrs: list[int], elem_bytes: int) -> tuple[bool, int, Optional[int]]:
     """(distinct addresses contiguous?, number of distinct addresses, stride in elements)."""
     uniq = sorted(set(addrs))
     contiguous = all(b - a == elem_bytes for a, b in zip(uniq, uniq[1:]))
@@ -195,7 +195,7 @@ def _warp_cost(w: WarpAddresses, E: int, mode: str, unit: int, cc: tuple) -> Glo
         exp_ideal += p * ideal
         exp_contig += p * contig_n
         if geo is None:
-            geo = _pattern_geometry(addrs, E)
+            geo = pattern_geometry(addrs, E)
     contiguous, n_distinct, stride = geo
     sectors = float(exp_units)
     eff = float(exp_needed / exp_fetched) if exp_fetched else None

@@ -52,7 +52,7 @@ _FIGURES = ("arch", "peak_fp32_gflops", "peak_fp64_gflops", "bandwidth_gbs", "sm
 _VENDOR_PREFIXES = ("nvidia", "geforce", "tesla")
 
 
-def _canonical_precision(precision: str) -> str:
+def canonical_precision(precision: str) -> str:
     try:
         return PRECISIONS[str(precision).strip().lower()]
     except KeyError:
@@ -80,7 +80,7 @@ class Device:
 
     def peak_gflops(self, precision: str = "fp32") -> float:
         """Peak GFLOPS for ``"fp32"`` or ``"fp64"``; ValueError if the device has no FP64."""
-        p = _canonical_precision(precision)
+        p = canonical_precision(precision)
         if p == "fp32":
             return self.peak_fp32_gflops
         if self.peak_fp64_gflops is None:

@@ -11,6 +11,7 @@ keeps its parameters as :class:`TemplateParam` expressions.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Iterator, Optional, Union
 
@@ -28,6 +29,10 @@ class SourceRange:
     @staticmethod
     def unknown(file: str = "") -> "SourceRange":
         return SourceRange(file, 0, 0, 0, 0)
+
+    def in_file(self, path: str) -> bool:
+        """Whether the range lies in the file ``path`` (False for a range without a file)."""
+        return bool(self.file) and os.path.abspath(self.file) == os.path.abspath(path)
 
 
 # --------------------------------------------------------------------------- types

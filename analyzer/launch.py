@@ -74,7 +74,7 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
             constprop.propagate(fn, on_launch)
 
 
-def _site_matches(site: ir.LaunchSite, kernel: ir.Function) -> bool:
+def site_matches(site: ir.LaunchSite, kernel: ir.Function) -> bool:
     if site.kernel != kernel.name:
         return False
     if kernel.template_bindings:
@@ -93,7 +93,7 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
                   grid: Optional[tuple[int, int, int]] = None,
                   dynamic_smem: Optional[int] = None,
                   default_block: Optional[tuple[int, int, int]] = None) -> LaunchConfig:
-    sites = [s for s in tu.launches if _site_matches(s, kernel)]
+    sites = [s for s in tu.launches if site_matches(s, kernel)]
     assumptions: list[str] = []
     site = None
     if sites:

@@ -757,9 +757,9 @@ def kernel_launch_sites(kf, tu: Optional[ir.TranslationUnit]) -> list[ir.LaunchS
     """The launch sites of this kernel (instantiation) in the file."""
     if tu is None:
         return []
-    from .launch import _site_matches
+    from .launch import site_matches
 
-    return [s for s in tu.launches if _site_matches(s, kf.function)]
+    return [s for s in tu.launches if site_matches(s, kf.function)]
 
 
 def kernel_occupancy(kf, tu: Optional[ir.TranslationUnit], res: ResourceFacts, target) -> KernelOccupancy:

@@ -7,6 +7,7 @@ from typing import Optional
 
 from .. import __version__
 from ..analyzer.pipeline import FileAnalysis
+from .explain_text import renderer
 
 
 def explain_json(analyses: list[FileAnalysis], arch: str) -> dict:
@@ -66,7 +67,7 @@ def render_explain_text(analyses: list[FileAnalysis], arch: str, color: bool = F
                           v.memory, v.scope, v.lifetime, _fmt_bytes(v.bytes), esc(why))
             console.print(t)
             for key, val in k.extra.items():
-                render = getattr(val, "render_text", None)
+                render = renderer(val)
                 if render is not None:
                     console.print(render())
             console.print("")

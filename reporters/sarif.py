@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Optional
 
 from .. import __version__
-from ..rules.diagnostic import Diagnostic, FileResult, Location
+from ..rules.diagnostic import Diagnostic, FileResult, Location, rule_url
 from .common import SourceLines, display_path, line_fingerprint
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -31,7 +31,7 @@ def _rule_descriptor(r) -> dict:
         "shortDescription": {"text": r.summary},
         "fullDescription": {"text": r.what},
         "help": {"text": r.docs_markdown(), "markdown": r.docs_markdown()},
-        "helpUri": f"{INFO_URI}/rules/{r.code}",
+        "helpUri": rule_url(r.code),
         "defaultConfiguration": {"level": LEVELS.get(r.severity, "warning"), "enabled": True},
         "properties": {"tags": [r.family], **({"options": dict(r.options)} if r.options else {})},
     }

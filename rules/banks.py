@@ -4,9 +4,9 @@ from __future__ import annotations
 import re
 
 from ..analyzer.banks import padding_for, shared_cost
-from .coalescing import _accesses, _assumed, _confident, _grouped, _kinds, _n, _site, _text
 from .context import RuleContext
 from .diagnostic import Edit, Fix, Location, Related
+from .messages import assumed, confident, kinds, num
 from .registry import RULES, rule
 
 
@@ -43,19 +43,19 @@ def bank_conflict(ctx: RuleContext):
                 and a.ways >= min_ways - 1e-9)
 
     seen = set()
-    for k, g in _grouped(ctx, pred):
+    for k, g in ctx.grouped_accesses(pred):
         a = max(g, key=lambda x: x.ways)
-        site = _site(ctx, a)
+        site = ctx.access_site(a)
         ways = a.ways
-        msg = (f"{_n(ways)}-way bank conflict: shared {_kinds(g)} `{_text(ctx, a)}` needs "
-               f"{_n(a.wavefronts_per_request)} wavefronts per request "
-               f"({_n(a.min_wavefronts)} without conflicts){_assumed(a)}")
+        msg = (f"{num(ways)}-way bank conflict: shared {kinds(g)} `{ctx.access_text(a)}` needs "
+               f"{num(a.wavefronts_per_request)} wavefronts per request "
+               f"({num(a.min_wavefronts)} without conflicts){assumed(a)}")
         fix = None
         pad_info = _padding(ctx, k, a)
         if pad_info is not None:
             fix, new_decl = pad_info
             msg += f"; declaring the array `{new_decl}` removes it"
-        sev = "warning" if (_confident(a) and ways >= warn_ways - 1e-9) else "info"
+        sev = "warning" if (confident(a) and ways >= warn_ways - 1e-9) else "info"
         key = (site.line, site.column, msg)
         if key in seen:
             continue
@@ -75,7 +75,7 @@ def _padding(ctx: RuleContext, k, a):
     target = getattr(tab, "target", None)
     if ev is None:
         return None
-    same = [x.event for x in _accesses(k) if x.variable is var and x.event is not None]
+    same = [x.event for x in ctx.accesses(k) if x.variable is var and x.event is not None]
     banks = (target.shared_memory_banks if target else 32) or 32
     width = (target.bank_width_bytes if target else 4) or 4
 
@@ -148,7 +148,7 @@ def warp_synchronous(ctx: RuleContext):
         for h in getattr(tab, "hazards", []) or []:
             load, store = h.load, h.store
             r = load.node.range
-            site = _site(ctx, _Shim(load))
+            site = ctx.access_site(_Shim(load))
             key = (site.line, site.column)
             if key in seen:
                 continue
@@ -168,7 +168,7 @@ def warp_synchronous(ctx: RuleContext):
 
 
 class _Shim:
-    """Adapts an AccessEvent to what _site expects."""
+    """Adapts an AccessEvent to what RuleContext.access_site expects."""
 
     def __init__(self, ev):
         self.range = ev.node.range

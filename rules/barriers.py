@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import os
 from typing import Optional
 
 from ..analyzer import ir
@@ -24,14 +23,10 @@ def _sync(ctx: RuleContext, kf):
     return kernel_sync(kf, ctx.analysis.options)
 
 
-def _in_file(ctx: RuleContext, r: ir.SourceRange) -> bool:
-    return not r.file or os.path.abspath(r.file) == os.path.abspath(ctx.path)
-
-
 def _text(ctx: RuleContext, e: Optional[ir.Expr], limit: int = 60) -> str:
     if e is None:
         return ""
-    t = ctx.source_text(e.range).strip() if _in_file(ctx, e.range) else ""
+    t = ctx.source_text(e.range).strip() if ctx.in_file(e.range, no_file=True) else ""
     if not t or len(t) > limit:
         t = t[:limit - 3] + "..." if t else "the condition"
     return t
@@ -104,7 +99,7 @@ def divergent_barrier(ctx: RuleContext):
             events = {}
         for b, d in ks.uni.divergent_barriers():
             key = (b.range.line, b.range.column)
-            if key in seen or not _in_file(ctx, b.range):
+            if key in seen or not ctx.in_file(b.range, no_file=True):
                 continue
             seen.add(key)
             yield _cl601(ctx, me, ks.cfg, ks.uni, b, d, kf.name, events, kf.launch)
@@ -113,7 +108,7 @@ def divergent_barrier(ctx: RuleContext):
     if tu is None:
         return
     for fn in tu.functions:
-        if not fn.is_device or fn.body is None or not _in_file(ctx, fn.range):
+        if not fn.is_device or fn.body is None or not ctx.in_file(fn.range, no_file=True):
             continue
         if not any(isinstance(s, ir.Barrier) and s.scope == "block" for s in fn.statements()) and \
                 not functions_with_barrier(fn):
@@ -121,7 +116,7 @@ def divergent_barrier(ctx: RuleContext):
         uni = Uniformity(fn)
         for b, d in uni.divergent_barriers():
             key = (b.range.line, b.range.column)
-            if key in seen or not _in_file(ctx, b.range):
+            if key in seen or not ctx.in_file(b.range, no_file=True):
                 continue
             seen.add(key)
             yield _cl601(ctx, me, uni.cfg, uni, b, d, None, {}, None)
@@ -202,7 +197,7 @@ def shared_race(ctx: RuleContext):
         for r in ks.races:
             if r.back_edge is not None or r.warp_confined:
                 continue
-            if not (_in_file(ctx, r.b.range) and _in_file(ctx, r.a.range)):
+            if not (ctx.in_file(r.b.range, no_file=True) and ctx.in_file(r.a.range, no_file=True)):
                 continue
             by_loc.setdefault((r.b.range.line, r.b.range.column), []).append((r, ks, kf))
     for group in by_loc.values():
@@ -284,7 +279,7 @@ def loop_race(ctx: RuleContext):
         for r in ks.races:
             if r.back_edge is None or (id(r.a), id(r.b)) in plain or (id(r.b), id(r.a)) in plain:
                 continue
-            if not (_in_file(ctx, r.b.range) and _in_file(ctx, r.a.range)):
+            if not (ctx.in_file(r.b.range, no_file=True) and ctx.in_file(r.a.range, no_file=True)):
                 continue
             w = r.witness
             later_node, later_write, later_t = (r.b, r.b_write, w.thread_b) if r.later == "b" else \
@@ -349,7 +344,7 @@ def warp_divergence_rule(ctx: RuleContext):
         for ws in sorted(div.branches.values(), key=lambda w: w.stmt.range.line):
             if ws.block_uniform or not ws.warps_divergent or not ws.interleaved:
                 continue
-            if ws.fraction < thr or not _in_file(ctx, ws.stmt.cond.range):
+            if ws.fraction < thr or not ctx.in_file(ws.stmt.cond.range, no_file=True):
                 continue
             if ws.minority < min_side:
                 continue  # a few lanes per warp singled out (a leader): their work, not waste
@@ -464,7 +459,7 @@ def constant_write(ctx: RuleContext):
             if v is None or v.storage != "constant":
                 continue
             key = (e.range.line, e.range.column)
-            if key in seen or not _in_file(ctx, e.range):
+            if key in seen or not ctx.in_file(e.range, no_file=True):
                 continue
             seen.add(key)
             yield ctx.diag(me, e.range,

@@ -113,10 +113,6 @@ def _has_flops(cgma) -> bool:
         return cgma is not None  # symbolic: the work depends on sizes
 
 
-def _in_file(ctx: RuleContext, r) -> bool:
-    return bool(r.file) and os.path.abspath(r.file) == os.path.abspath(ctx.path)
-
-
 @rule(
     "CL502", "tiling-opportunity", "warning",
     "Global array re-read by the threads of a block inside a loop: a shared-memory tile would "
@@ -153,7 +149,7 @@ def tiling_opportunity(ctx: RuleContext):
             dims = " or ".join(f"threadIdx.{d}" for d in t.dimensions)
             extents = " x ".join(f"blockDim.{d} = {block['xyz'.index(d)]}" for d in t.dimensions)
             r = t.access.node.range
-            quoted = ctx.source_text(r) if r.line == r.end_line and _in_file(ctx, r) else ""
+            quoted = ctx.source_text(r) if r.line == r.end_line else ""
             subject = (f"`{quoted}`" if quoted else
                        f"`{t.array}[{t.index_text}]`" if t.index_text else f"`{t.array}`")
             everyone = t.reuse == block[0] * block[1] * block[2]

@@ -8,70 +8,9 @@ uncoalesced: CL203 says it cannot be known.
 """
 from __future__ import annotations
 
-import os
-
 from .context import RuleContext
+from .messages import assumed, confident, kinds, num, pct
 from .registry import RULES, rule
-
-
-def _accesses(k):
-    tab = k.extra.get("accesses")
-    return list(tab) if tab is not None else []
-
-
-def _site(ctx: RuleContext, a):
-    """Where to report an access: its own range when it is in the checked file, else the
-    line of the call that leads to it."""
-    r = a.range
-    if r is not None and r.file and os.path.abspath(r.file) != os.path.abspath(ctx.path):
-        ev = a.event
-        if ev is not None and ev.call_lines:
-            from ..analyzer.ir import SourceRange
-            line = ev.call_lines[0]
-            return SourceRange(ctx.path, line, 1, line, 2)
-    return r
-
-
-def _text(ctx: RuleContext, a) -> str:
-    t = ctx.source_text(a.range) if a.range is not None and a.range.line == a.range.end_line else ""
-    return t or f"{a.array}[{a.index}]"
-
-
-def _kinds(group) -> str:
-    kinds = sorted({a.kind for a in group})
-    return "load and store" if len(kinds) == 2 else kinds[0]
-
-
-def _grouped(ctx: RuleContext, pred):
-    """Accesses satisfying ``pred``, grouped by source expression (a `+=` is one finding)."""
-    for k in ctx.kernels:
-        groups: dict = {}
-        for a in _accesses(k):
-            if a.atomic or not pred(a):
-                continue
-            key = (a.line, a.column, a.end_line, a.end_column)
-            groups.setdefault(key, []).append(a)
-        for g in groups.values():
-            yield k, g
-
-
-def _pct(v) -> str:
-    return f"{100 * v:.1f}".rstrip("0").rstrip(".") + "%"
-
-
-def _n(v) -> str:
-    return f"{v:.2f}".rstrip("0").rstrip(".")
-
-
-def _assumed(a) -> str:
-    notes = [n for n in a.assumptions if ("assumed" in n or "sampled" in n or "__launch_bounds__" in n)
-             and not n.startswith("offset of member")]
-    return f" [{'; '.join(notes)}]" if notes else ""
-
-
-def _confident(a) -> bool:
-    """The figures rest on no guessed value: no default, no sampling, a known block shape."""
-    return bool(a.exact and not a.launch_assumed)
 
 
 @rule(
@@ -106,17 +45,17 @@ def uncoalesced(ctx: RuleContext):
                 and a.contiguous_sectors and a.sectors_per_request >= min_ratio * a.contiguous_sectors - 1e-9)
 
     seen = set()
-    for k, g in _grouped(ctx, pred):
+    for k, g in ctx.grouped_accesses(pred):
         a = max(g, key=lambda x: x.sectors_per_request)
-        site = _site(ctx, a)
+        site = ctx.access_site(a)
         stride = f"neighbouring lanes are {a.stride} elements apart" if a.stride is not None else \
             "the lanes' addresses are scattered"
         unit = "sectors" if (a.cost is None or getattr(a.cost, "unit_bytes", 32) == 32) else "128-byte lines"
-        msg = (f"uncoalesced global {_kinds(g)} `{_text(ctx, a)}`: {stride}; "
-               f"{_n(a.sectors_per_request)} {unit} per request where contiguous elements would "
-               f"need {_n(a.contiguous_sectors)}, {_pct(a.efficiency)} of the fetched bytes used"
-               f"{_assumed(a)}")
-        sev = "warning" if (_confident(a) and a.efficiency is not None and a.efficiency <= warn_eff + 1e-9) else "info"
+        msg = (f"uncoalesced global {kinds(g)} `{ctx.access_text(a)}`: {stride}; "
+               f"{num(a.sectors_per_request)} {unit} per request where contiguous elements would "
+               f"need {num(a.contiguous_sectors)}, {pct(a.efficiency)} of the fetched bytes used"
+               f"{assumed(a)}")
+        sev = "warning" if (confident(a) and a.efficiency is not None and a.efficiency <= warn_eff + 1e-9) else "info"
         key = (site.line, site.column, msg)
         if key in seen:
             continue
@@ -155,14 +94,14 @@ def misaligned(ctx: RuleContext):
                 and a.min_sectors > a.contiguous_sectors + 1e-9)
 
     seen = set()
-    for k, g in _grouped(ctx, pred):
+    for k, g in ctx.grouped_accesses(pred):
         a = max(g, key=lambda x: x.sectors_per_request)
-        site = _site(ctx, a)
+        site = ctx.access_site(a)
         ratio = a.sectors_per_request / a.contiguous_sectors
-        msg = (f"misaligned global {_kinds(g)} `{_text(ctx, a)}`: {_n(a.sectors_per_request)} sectors "
-               f"per request instead of {_n(a.contiguous_sectors)} for aligned consecutive elements, "
-               f"{_pct(a.efficiency)} efficiency{_assumed(a)}")
-        sev = "warning" if (_confident(a) and ratio >= warn_ratio - 1e-9) else "info"
+        msg = (f"misaligned global {kinds(g)} `{ctx.access_text(a)}`: {num(a.sectors_per_request)} sectors "
+               f"per request instead of {num(a.contiguous_sectors)} for aligned consecutive elements, "
+               f"{pct(a.efficiency)} efficiency{assumed(a)}")
+        sev = "warning" if (confident(a) and ratio >= warn_ratio - 1e-9) else "info"
         key = (site.line, site.column, msg)
         if key in seen:
             continue
@@ -191,11 +130,11 @@ __global__ void gather(const float* a, const int* idx, float* out, int n) {
 def data_dependent(ctx: RuleContext):
     me = RULES["CL203"]
     seen = set()
-    for k, g in _grouped(ctx, lambda a: a.space == "global" and a.pattern == "data-dependent"):
+    for k, g in ctx.grouped_accesses(lambda a: a.space == "global" and a.pattern == "data-dependent"):
         a = g[0]
-        site = _site(ctx, a)
+        site = ctx.access_site(a)
         why = a.why or "the index depends on a value read at run time"
-        msg = (f"global {_kinds(g)} `{_text(ctx, a)}` is data-dependent: {why}; its coalescing "
+        msg = (f"global {kinds(g)} `{ctx.access_text(a)}` is data-dependent: {why}; its coalescing "
                "cannot be determined statically")
         key = (site.line, site.column, msg)
         if key in seen:

@@ -1,4 +1,6 @@
-"""What a rule's check function receives: the analysed file, the target and rule options."""
+"""What a rule's check function receives: the analysed file, the target and rule options, and
+the helpers rules share to read them (is a range in this file, a kernel's accesses grouped by
+source expression, where and how to quote an access)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -28,6 +30,46 @@ class RuleContext:
 
     def option(self, rule: Rule, name: str):
         return self.rule_options.get(rule.code, {}).get(name, rule.options.get(name))
+
+    def in_file(self, r: ir.SourceRange, no_file: bool = False) -> bool:
+        """Whether ``r`` lies in the checked file; ``no_file`` is the answer for a range that
+        has no file."""
+        return r.in_file(self.path) if r.file else no_file
+
+    @staticmethod
+    def accesses(k: KernelFacts) -> list:
+        """The kernel's memory accesses (empty when the access facts were not computed)."""
+        tab = k.extra.get("accesses")
+        return list(tab) if tab is not None else []
+
+    def grouped_accesses(self, pred):
+        """(kernel, accesses) for the accesses satisfying ``pred``, grouped by source expression
+        (a `+=` is one finding); atomics are left out."""
+        for k in self.kernels:
+            groups: dict = {}
+            for a in self.accesses(k):
+                if a.atomic or not pred(a):
+                    continue
+                key = (a.line, a.column, a.end_line, a.end_column)
+                groups.setdefault(key, []).append(a)
+            for g in groups.values():
+                yield k, g
+
+    def access_site(self, a) -> ir.SourceRange:
+        """Where to report an access: its own range when it is in the checked file, else the
+        line of the call that leads to it."""
+        r = a.range
+        if r is not None and r.file and not r.in_file(self.path):
+            ev = a.event
+            if ev is not None and ev.call_lines:
+                line = ev.call_lines[0]
+                return ir.SourceRange(self.path, line, 1, line, 2)
+        return r
+
+    def access_text(self, a) -> str:
+        """The access as written (one line), else ``array[index]``."""
+        t = self.source_text(a.range) if a.range is not None and a.range.line == a.range.end_line else ""
+        return t or f"{a.array}[{a.index}]"
 
     def source_text(self, r: ir.SourceRange) -> str:
         """The source text of a range as written, read from the range's own file (an access in

@@ -7,6 +7,16 @@ from typing import Optional
 SEVERITIES = ("error", "warning", "info")
 
 
+#: Where rule pages are published: ``docs/rules/<CODE>.md`` of the repository (written by
+#: ``cudalint rules --write-docs``) is served at ``<RULE_DOCS_URL>/<CODE>``.
+RULE_DOCS_URL = "https://cudalint.dev/rules"
+
+
+def rule_url(code: str) -> str:
+    """The documentation page of rule ``code`` (``Diagnostic.url``, SARIF ``helpUri``)."""
+    return f"{RULE_DOCS_URL}/{code}"
+
+
 @dataclass(frozen=True)
 class Location:
     line: int  # 1-based
@@ -63,7 +73,7 @@ class Diagnostic:
 
     @property
     def url(self) -> str:
-        return f"https://cudalint.dev/rules/{self.code}"
+        return rule_url(self.code)
 
     def sort_key(self):
         return (self.path, self.location.line, self.location.column, self.code)

@@ -2,8 +2,8 @@
 constant reads)."""
 from __future__ import annotations
 
-from .coalescing import _assumed, _confident, _n, _site, _text
 from .context import RuleContext
+from .messages import assumed, confident, num
 from .registry import RULES, rule
 
 
@@ -166,26 +166,24 @@ def divergent_constant_read(ctx: RuleContext):
     warn = float(ctx.option(me, "warning_addresses"))
     seen = set()
     for k in ctx.kernels:
-        tab = k.extra.get("accesses")
-        for a in (tab or []):
+        for a in ctx.accesses(k):
             n = a.addresses_per_request
             if a.space != "constant" or a.kind != "load" or a.pattern != "divergent" or n is None \
                     or n < lo - 1e-9:
                 continue
-            site = _site(ctx, a)
+            site = ctx.access_site(a)
             key = (site.line, site.column)
             if key in seen:
                 continue
             seen.add(key)
             lanes = a.cost.active_lanes if a.cost is not None else None
             who = f"its {lanes} active lanes" if lanes else "its lanes"
-            assumed = _assumed(a)
-            msg = (f"`__constant__` read `{_text(ctx, a)}` asks for {_n(n)} distinct addresses per "
-                   f"warp request ({who}): the constant cache serves them one after another, "
-                   f"{_n(n)}x the cost of a read all lanes share; pass `{a.array}` as a "
+            msg = (f"`__constant__` read `{ctx.access_text(a)}` asks for {num(n)} distinct addresses "
+                   f"per warp request ({who}): the constant cache serves them one after another, "
+                   f"{num(n)}x the cost of a read all lanes share; pass `{a.array}` as a "
                    f"`const __restrict__` pointer (read-only cache, `__ldg`) or stage it in shared "
-                   f"memory{assumed}")
-            sev = "warning" if (_confident(a) and n >= warn - 1e-9) else "info"
+                   f"memory{assumed(a)}")
+            sev = "warning" if (confident(a) and n >= warn - 1e-9) else "info"
             yield ctx.diag(me, site, msg, kernel=k.name, severity=sev)
 
 

@@ -1,7 +1,6 @@
 """CL4xx: occupancy and launch resources (registers, shared memory, block size)."""
 from __future__ import annotations
 
-import os
 from typing import Optional
 
 from ..analyzer import ir
@@ -56,7 +55,7 @@ def low_occupancy(ctx: RuleContext):
                            severity="info" if res.is_estimate else None)
         for so in occ.other_sites:
             o = so.result
-            if o.can_launch and o.occupancy < threshold and _in_file(ctx, so.site.range):
+            if o.can_launch and o.occupancy < threshold and ctx.in_file(so.site.range):
                 steps = _steps_for(ctx, o, res)
                 msg = _low_message(k.name, o, res, None, threshold, "", steps)
                 yield ctx.diag(me, so.site.range, msg, kernel=k.name,
@@ -87,7 +86,7 @@ def block_not_warp_multiple(ctx: RuleContext):
         return
     ws = ctx.target.warp_size
     for site in tu.launches:
-        if site.block is None or not _in_file(ctx, site.range):
+        if site.block is None or not ctx.in_file(site.range):
             continue
         threads = site.block[0] * site.block[1] * site.block[2]
         if threads % ws == 0 or threads > ctx.target.max_threads_per_block:
@@ -148,7 +147,7 @@ def launch_cannot_run(ctx: RuleContext):
                 continue
             bad = [x for x in ("warps", "registers", "shared_memory") if r.block_limits.get(x) == 0]
             only_regs = bad == ["registers"]
-            where = site.range if site is not None and _in_file(ctx, site.range) else _kernel_range(ctx, k.function)
+            where = site.range if site is not None and ctx.in_file(site.range) else _kernel_range(ctx, k.function)
             how = {"command-line": "--block", "launch-bounds": "__launch_bounds__"}.get(occ.launch_source)
             origin = f" (from {how})" if how and site is None else ""
             msg = (f"launch of `{k.name}` with {r.threads_per_block} threads per block{origin} cannot run "
@@ -166,10 +165,6 @@ def _fraction(v, default: float) -> float:
     except (TypeError, ValueError):
         return default
     return f / 100.0 if f > 1.0 else f
-
-
-def _in_file(ctx: RuleContext, r: ir.SourceRange) -> bool:
-    return bool(r.file) and os.path.abspath(r.file) == os.path.abspath(ctx.path)
 
 
 def _kernel_range(ctx: RuleContext, fn: ir.Function) -> ir.SourceRange:

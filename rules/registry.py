@@ -86,12 +86,18 @@ def get_rule(code: str) -> Optional[Rule]:
     return RULES.get(code.upper())
 
 
+#: The rule families, one module each: importing one registers its rules (``@rule``). Listed
+#: here so that the set of rules is read in one place (the framework modules beside them --
+#: registry, context, diagnostic, runner, suppressions, messages -- hold no rules).
+RULE_MODULES = ("tool", "memory_placement", "coalescing", "banks", "occupancy", "cgma",
+                "barriers", "host_api")
+
 _loaded = False
 _loading = False
 
 
 def load_rule_modules() -> None:
-    """Import every rule module once so their decorators register them.
+    """Import every module of :data:`RULE_MODULES` once so their decorators register them.
 
     Marked loaded only after every import succeeded: a module that fails to import raises here
     (and again on the next call) instead of leaving a silently partial rule set. ``_loading``
@@ -102,13 +108,9 @@ def load_rule_modules() -> None:
     _loading = True
     try:
         import importlib
-        import pkgutil
 
-        from cudalint import rules as pkg
-
-        for m in pkgutil.iter_modules(pkg.__path__):
-            if m.name not in ("registry", "diagnostic", "context"):
-                importlib.import_module(f"cudalint.rules.{m.name}")
+        for name in RULE_MODULES:
+            importlib.import_module(f"{__package__}.{name}")
         _loaded = True
     finally:
         _loading = False

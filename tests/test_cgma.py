@@ -234,7 +234,7 @@ def test_explain_plot_writes_a_png(tmp_path):
 
 
 def test_plot_without_matplotlib_is_a_clean_error(tmp_path, monkeypatch):
-    import cudalint.analyzer.roofline as roof
+    import cudalint.reporters.roofline_plot as roof
 
     def missing():
         raise ImportError("plotting a roofline needs matplotlib")
@@ -279,7 +279,7 @@ def test_groundtruth_cl502_on_mm_naive_only():
         header = (GT / rec["file"]).read_text().splitlines()[0]
         block = tuple(int(x) for x in re.search(r"block=(\d+),(\d+),(\d+)", header).groups())
         found = diags(GT / rec["file"], "CL502", include_dirs=[str(GT / "kernels")], block=block)
-        got = {(re.match(r"`(\w+)`", d.message).group(1),
+        got = {(re.search(r"element of `(\w+)`", d.message).group(1),
                 re.search(r"threadIdx\.(\w)", d.message).group(1),
                 int(re.search(r"loads (\d+)x", d.message).group(1))) for d in found}
         assert got == want, name

@@ -14,9 +14,9 @@ from cudalint.analyzer.roofline import (
     RooflinePoint,
     attainable_gflops,
     balance_cgma,
-    plot_roofline,
     roofline,
 )
+from cudalint.reporters.roofline_plot import plot_roofline
 
 
 # --- seed exercise 5.10 (Kirk & Hwu, ch. 5) ------------------------------------------------------

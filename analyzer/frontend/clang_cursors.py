@@ -1,0 +1,361 @@
+"""Cursor, token and source helpers shared by the libclang lowering (``lower_clang*``):
+the CUDA names the lowering recognises, a cursor's kind and range, its tokens and text (bounded:
+libclang reports runaway ranges inside macro expansions), for-header semicolons, and the keys
+that identify declarations and template instantiations.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import re
+from typing import Optional
+
+import clang.cindex as ci
+
+from .. import ir
+
+CK = ci.CursorKind
+TK = ci.TypeKind
+
+BUILTIN_VARS = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+BLOCK_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
+                  "__syncthreads_or", "__barrier_sync"}
+WARP_BARRIERS = {"__syncwarp"}
+VECTOR_RE = re.compile(r"^(u?char|u?short|u?int|u?long|u?longlong|float|double)([1-4])$")
+# Type kinds whose size/evaluation libclang cannot answer without aborting.
+NO_SIZE_KINDS = {"DEPENDENT", "OVERLOAD", "INVALID", "DEPENDENTSIZEDARRAY", "UNEXPOSED",
+                  "AUTO", "TEMPLATETYPEPARM", "DEPENDENTSIZEDEXTVECTOR"}
+TOP_KINDS = {CK.VAR_DECL, CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE, CK.CXX_METHOD}
+PRELUDE_MARK = os.sep + "frontend" + os.sep + "include" + os.sep
+
+
+def is_prelude(path: str) -> bool:
+    return PRELUDE_MARK in path
+
+
+def attrs(c: ci.Cursor) -> set[CK]:
+    return {ch.kind for ch in c.get_children() if ch.kind.is_attribute()}
+
+
+def function_kind(c: ci.Cursor) -> str:
+    a = attrs(c)
+    if CK.CUDAGLOBAL_ATTR in a:
+        return "global"
+    dev, host = CK.CUDADEVICE_ATTR in a, CK.CUDAHOST_ATTR in a
+    if dev and host:
+        return "host_device"
+    if dev:
+        return "device"
+    return "host"
+
+
+def loc_file(loc) -> str:
+    return loc.file.name if loc.file is not None else ""
+
+
+def srange(c: ci.Cursor) -> ir.SourceRange:
+    e = c.extent
+    s, t = e.start, e.end
+    return ir.SourceRange(loc_file(s), s.line, s.column, t.line, t.column)
+
+
+
+# ---------------------------------------------------------------------- helpers
+
+def macro_scalar_init(d: ci.Cursor, last: ci.Cursor) -> bool:
+    """A scalar/pointer declared inside a macro expansion (``cudaError_t e = (call);`` in a
+    CHECK macro): its tokens are the macro invocation's, so the source cannot tell whether an
+    initializer is written; an expression child of a non-array, non-class variable is one."""
+    try:
+        loc = d.location
+        if loc.file is None:
+            return False
+        import linecache
+        linecache.checkcache(loc.file.name)
+        text = linecache.getline(loc.file.name, loc.line)
+        if text[loc.column - 1:].startswith(d.spelling):
+            return False  # the declaration is spelled here: not a macro expansion
+        k = d.type.get_canonical().kind
+    except Exception:
+        return False
+    return k not in (TK.RECORD, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY,
+                     TK.DEPENDENTSIZEDARRAY) and last.kind.is_expression()
+
+
+def read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def targ_kind(c: ci.Cursor, i: int):
+    """The template argument kind, or None for kinds the Python bindings do not know
+    (libclang 18 reports e.g. kind 8, a pack, which the enum lacks)."""
+    try:
+        return c.get_template_argument_kind(i)
+    except ValueError:
+        return None
+
+
+def callee_spelling(c: ci.Cursor) -> str:
+    """Name of an unresolved callee (a call on dependent types inside a template)."""
+    for x in c.walk_preorder():
+        if x.kind in (CK.OVERLOADED_DECL_REF, CK.DECL_REF_EXPR, CK.MEMBER_REF_EXPR) and x.spelling:
+            return x.spelling
+    return ""
+
+
+def is_default_arg(c: ci.Cursor) -> bool:
+    """A defaulted argument the source does not write (clang's CXXDefaultArgExpr)."""
+    if c.kind != CK.UNEXPOSED_EXPR:
+        return False
+    st, en = c.extent.start, c.extent.end
+    if st.file is None:
+        return True
+    return st.offset == en.offset and next(iter(c.get_children()), None) is None
+
+
+def same_extent(a: ci.Cursor, b: ci.Cursor) -> bool:
+    ea, eb = a.extent, b.extent
+    return (ea.start.offset, ea.end.offset) == (eb.start.offset, eb.end.offset) and \
+        ea.start.file is not None and eb.start.file is not None and \
+        ea.start.file.name == eb.start.file.name
+
+
+def simple_defines(text: str) -> dict:
+    """`#define NAME VALUE` object-like macros of the file (for `#pragma unroll NAME`)."""
+    return {m.group(1): m.group(2).strip() for m in
+            re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([^\n/]+)", text, re.M)}
+
+
+def cursor_key(c: ci.Cursor) -> str:
+    loc = c.location
+    return f"{c.spelling}@{loc_file(loc)}:{loc.line}:{loc.column}:{c.kind.value}"
+
+
+def targs_key(c: ci.Cursor) -> str:
+    n = c.get_num_template_arguments()
+    if n <= 0:
+        return ""
+    parts = []
+    for i in range(n):
+        kind = targ_kind(c, i)
+        if kind == ci.TemplateArgumentKind.TYPE:
+            parts.append(c.get_template_argument_type(i).spelling)
+        elif kind == ci.TemplateArgumentKind.INTEGRAL:
+            parts.append(str(c.get_template_argument_value(i)))
+        else:
+            parts.append("?")
+    return ",".join(parts)
+
+
+#: At most this many tokens are read of one cursor: inside a macro expansion libclang can
+#: report a range that runs to the end of the file (CImg.h: millions of tokens per loop).
+TOKEN_LIMIT = 4096
+
+
+#: At most this many bytes of a cursor's range are lexed: clang_tokenize lexes the whole
+#: range before the first token comes back, and inside macro expansions libclang reports ranges
+#: that run far past the construct (CImg.h: seconds per file on for-loops and declarations).
+LEX_BYTES = 4096
+
+
+def cursor_tokens(c: ci.Cursor, limit: int = TOKEN_LIMIT):
+    ext = c.extent
+    a, b = ext.start, ext.end
+    odd = a.file is None or b.file is None or a.file.name != b.file.name or b.offset < a.offset
+    if (odd or b.offset - a.offset > LEX_BYTES) and a.file is not None:
+        try:
+            tu = c.translation_unit
+            end = ci.SourceLocation.from_offset(tu, ext.start.file, ext.start.offset + LEX_BYTES)
+            return itertools.islice(tu.get_tokens(extent=ci.SourceRange.from_locations(ext.start, end)), limit)
+        except Exception:  # noqa: BLE001 - a location libclang refuses: no tokens
+            return iter(())
+    return itertools.islice(c.get_tokens(), limit)
+
+
+def tokens_text(c: ci.Cursor) -> str:
+    """The cursor's source text, whitespace collapsed: read from the file when its range is
+    plain (one file, in order), else from libclang's tokens (macro expansions)."""
+    a, b = c.extent.start, c.extent.end
+    if a.file is not None and b.file is not None and a.file.name == b.file.name and \
+            a.offset <= b.offset and b.offset - a.offset <= LEX_BYTES:
+        text = file_bytes(a.file.name)[a.offset:b.offset].decode("utf-8", "replace")
+        if text:
+            return " ".join(text.split())
+    try:
+        return " ".join(t.spelling for t in cursor_tokens(c))
+    except Exception:
+        return ""
+
+
+def first_token(c: ci.Cursor) -> str:
+    for t in cursor_tokens(c, 1):
+        return t.spelling
+    return ""
+
+
+def tokens_between(c: ci.Cursor, first_child: ci.Cursor) -> str:
+    """The text right after ``first_child`` (a few tokens)."""
+    end = first_child.extent.end.offset
+    out = []
+    for t in cursor_tokens(c):
+        if t.extent.start.offset >= end:
+            out.append(t.spelling)
+            if len(out) >= 4:
+                break
+    return " ".join(out)[:8]
+
+
+def infix_op(c: ci.Cursor, kids) -> str:
+    if len(kids) != 2:
+        return "?"
+    end = kids[0].extent.end.offset
+    for t in cursor_tokens(c):
+        if t.extent.start.offset >= end:
+            return t.spelling
+    return "?"
+
+
+def prefix_op(c: ci.Cursor) -> str:
+    toks = [t.spelling for t in cursor_tokens(c)]
+    if not toks:
+        return "?"
+    if toks[0] in ("++", "--"):
+        return "pre" + toks[0]
+    if toks[-1] in ("++", "--"):
+        return "post" + toks[-1]
+    return toks[0]
+
+
+TEST_OPS = {"<", "<=", ">", ">=", "==", "!=", "&&", "||"}
+
+
+def is_test(e: ir.Expr) -> bool:
+    """Whether ``e`` reads as a loop condition (a comparison or logical test)."""
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    if isinstance(e, ir.BinOp):
+        return e.op in TEST_OPS
+    if isinstance(e, ir.UnaryOp):
+        return e.op == "!"
+    return e.type.spelling == "bool"
+
+
+def file_bytes(path: str) -> bytes:
+    """A source file's bytes (cached while its size and modification time stay the same: the
+    editor server lives long and headers change under it)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return b""
+    return read_bytes(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def read_bytes(path: str, mtime_ns: int, size: int) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def header_semicolons(text: bytes, base: int) -> list[int]:
+    """Offsets (``base`` + index) of the ';' at parenthesis depth 1 of ``for (...)`` in
+    ``text``, skipping comments, strings and character literals."""
+    out: list[int] = []
+    depth, i, n = 0, 0, len(text)
+    while i < n:
+        ch = text[i:i + 1]
+        if text.startswith(b"//", i):
+            j = text.find(b"\n", i)
+            i = n if j < 0 else j
+            continue
+        if text.startswith(b"/*", i):
+            j = text.find(b"*/", i + 2)
+            i = n if j < 0 else j + 2
+            continue
+        if ch in (b'"', b"'"):
+            j = i + 1
+            while j < n and text[j:j + 1] != ch:
+                j += 2 if text[j:j + 1] == b"\\" else 1
+            i = j + 1
+            continue
+        if ch == b"(":
+            depth += 1
+        elif ch == b")":
+            depth -= 1
+            if depth == 0:
+                break
+        elif ch == b";" and depth == 1:
+            out.append(base + i)
+        i += 1
+    return out
+
+
+def for_header_semicolons(c: ci.Cursor, body: Optional[ci.Cursor] = None) -> list[int]:
+    """Offsets of the two ';' that separate the clauses of a for-loop header. Only the header
+    is lexed (up to the body), not the whole loop: clang_tokenize lexes all of its range."""
+    depth = 0
+    out: list[int] = []
+    started = False
+    toks = None
+    if body is not None:
+        a, b = c.extent.start, body.extent.start
+        if a.file is not None and b.file is not None and a.file.name == b.file.name and a.offset < b.offset:
+            try:
+                toks = itertools.islice(c.translation_unit.get_tokens(
+                    extent=ci.SourceRange.from_locations(a, b)), TOKEN_LIMIT)
+            except Exception:
+                toks = None
+    for t in (toks if toks is not None else cursor_tokens(c)):
+        s = t.spelling
+        if s == "(":
+            depth += 1
+            started = True
+            continue
+        if s == ")":
+            depth -= 1
+            if started and depth == 0:
+                break
+            continue
+        if started and depth == 1 and s == ";":
+            out.append(t.extent.start.offset)
+    return out
+
+
+def find_ref(c: ci.Cursor) -> Optional[ci.Cursor]:
+    for x in c.walk_preorder():
+        if x.kind in (CK.DECL_REF_EXPR, CK.OVERLOADED_DECL_REF):
+            return x.referenced
+    return None
+
+
+def is_cg_block_sync(c: ci.Cursor) -> bool:
+    text = tokens_text(c)
+    return "sync" in text and ("block" in text or "cta" in text or "grid" not in text)
+
+
+def cg_sync_scope(call: ir.Call) -> str:
+    """`tile.sync()` / `cg::sync(tile)` on a thread_block_tile or coalesced group synchronizes
+    a warp (or part of one), not the block."""
+    grp = call.args[0].type.spelling if call.args else ""
+    if "tile" in grp or "coalesced" in grp or ("thread_group" in grp and "thread_block" not in grp):
+        return "warp"  # a generic thread_group here is a tiled_partition(...) of the block
+    return "block"
+
+
+def has_managed(c: ci.Cursor) -> bool:
+    return any(ch.kind.is_attribute() and "managed" in (ch.spelling or "") for ch in c.get_children())
+
+
+def int_or_none(s: str) -> Optional[int]:
+    s = s.strip().rstrip("uUlL")
+    try:
+        return int(s, 0)
+    except ValueError:
+        return None

@@ -1,0 +1,279 @@
+"""Expression lowering for :class:`.lower_clang.Lowerer`: operators, references to variables
+and built-ins, calls (device functions lowered on demand, barriers, cooperative groups) and
+kernel launches.
+"""
+from __future__ import annotations
+
+
+import clang.cindex as ci
+
+from .. import ir
+from .clang_ext import binary_operator, evaluate, specialized_template, unary_operator
+from .clang_cursors import (
+    BUILTIN_VARS, CK, NO_SIZE_KINDS, callee_spelling, cursor_key, find_ref, first_token, infix_op,
+    int_or_none, is_default_arg, is_prelude, prefix_op, same_extent, srange, tokens_between,
+    tokens_text
+)
+
+
+class ExprLowering:
+    """Mixin of :class:`.lower_clang.Lowerer`: reads and writes its per-function state."""
+
+    def expr(self, c: ci.Cursor) -> ir.Expr:
+        try:
+            return self._expr(c)
+        except RecursionError:
+            return ir.Unknown(srange(c), ir.UNKNOWN_TYPE, "<too deep>")
+
+    def _expr(self, c: ci.Cursor) -> ir.Expr:
+        k = c.kind
+        r = srange(c)
+        if k in (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR):
+            kids = list(c.get_children())
+            if len(kids) == 1:
+                return self._expr(kids[0])
+            if not kids:
+                v = self._eval(c)
+                if v is not None:
+                    return ir.Const(r, self.ctype(c.type), v)
+                return ir.Unknown(r, self.ctype(c.type), "")
+            return ir.Unknown(r, self.ctype(c.type), tokens_text(c), [self._expr(x) for x in kids])
+        t = self.ctype(c.type)
+        if k == CK.INTEGER_LITERAL or k == CK.CHARACTER_LITERAL:
+            v = self._eval(c, force=True)
+            if v is None:
+                v = int_or_none(first_token(c)) or 0
+            return ir.Const(r, t, int(v))
+        if k == CK.FLOATING_LITERAL:
+            v = self._eval(c, force=True)
+            if v is None:
+                try:
+                    v = float(first_token(c).rstrip("fFlL"))
+                except ValueError:
+                    v = 0.0
+            return ir.Const(r, t, float(v))
+        if k == CK.CXX_BOOL_LITERAL_EXPR:
+            return ir.Const(r, t, first_token(c) == "true")
+        if k == CK.CXX_NULL_PTR_LITERAL_EXPR or k == CK.GNU_NULL_EXPR:
+            return ir.Const(r, t, 0)
+        if k == CK.STRING_LITERAL:
+            return ir.Const(r, t, c.spelling)
+        if k == CK.DECL_REF_EXPR:
+            if not c.spelling:
+                # A substituted non-type template argument (`TILE` in `f<32>`): its value is
+                # the literal child.
+                kids = [x for x in c.get_children() if x.kind.is_expression()]
+                if len(kids) == 1:
+                    return self._expr(kids[0])
+                v = self._eval(c)
+                if v is not None:
+                    return ir.Const(r, t, v)
+            return self._declref(c, r, t)
+        if k == CK.MEMBER_REF_EXPR:
+            ref = c.referenced
+            if ref is not None and ref.kind == CK.VAR_DECL:
+                # `obj.size` naming a static data member (llm.c's `x128::size`): the member's
+                # value, not a read of the object.
+                v = self._eval(c)
+                if v is not None:
+                    return ir.Const(r, t, v)
+                return self._declref(c, r, t)
+            kids = list(c.get_children())
+            if kids:
+                base = self._expr(kids[0])
+                if isinstance(base, ir.VarRef) and base.var.name in BUILTIN_VARS and \
+                        c.spelling in ("x", "y", "z") and base.var.storage == "builtin":
+                    return ir.Builtin(r, ir.UINT_TYPE, base.var.name, c.spelling)
+                arrow = "->" in tokens_between(c, kids[0])
+                return ir.Member(r, t, base, c.spelling, arrow)
+            return ir.Member(r, t, ir.Unknown(r, ir.UNKNOWN_TYPE, "this"), c.spelling, True)
+        if k == CK.ARRAY_SUBSCRIPT_EXPR:
+            kids = list(c.get_children())
+            if len(kids) == 2:
+                return ir.Index(r, t, self._expr(kids[0]), self._expr(kids[1]))
+        if k == CK.BINARY_OPERATOR:
+            kids = list(c.get_children())
+            op = binary_operator(c) or infix_op(c, kids)
+            if len(kids) == 2:
+                lhs, rhs = self._expr(kids[0]), self._expr(kids[1])
+                if op == "=":
+                    return ir.Assign(r, t, "=", lhs, rhs)
+                return ir.BinOp(r, t, op, lhs, rhs)
+        if k == CK.COMPOUND_ASSIGNMENT_OPERATOR:
+            kids = list(c.get_children())
+            op = binary_operator(c) or infix_op(c, kids)
+            if len(kids) == 2:
+                return ir.Assign(r, t, op, self._expr(kids[0]), self._expr(kids[1]))
+        if k == CK.UNARY_OPERATOR:
+            kids = list(c.get_children())
+            op = unary_operator(c) or prefix_op(c)
+            if kids:
+                return ir.UnaryOp(r, t, op, self._expr(kids[0]))
+        if k == CK.CONDITIONAL_OPERATOR:
+            kids = list(c.get_children())
+            if len(kids) == 3:
+                return ir.Ternary(r, t, self._expr(kids[0]), self._expr(kids[1]), self._expr(kids[2]))
+        if k in (CK.CSTYLE_CAST_EXPR, CK.CXX_STATIC_CAST_EXPR, CK.CXX_REINTERPRET_CAST_EXPR,
+                 CK.CXX_CONST_CAST_EXPR, CK.CXX_DYNAMIC_CAST_EXPR, CK.CXX_FUNCTIONAL_CAST_EXPR):
+            kids = [x for x in c.get_children() if x.kind.is_expression()]
+            if kids:
+                return ir.Cast(r, t, self._expr(kids[-1]))
+        if k == CK.CALL_EXPR:
+            return self._call(c, r, t)
+        if k == CK.INIT_LIST_EXPR:
+            return ir.InitList(r, t, [self._expr(x) for x in c.get_children()])
+        if k == CK.LAMBDA_EXPR:
+            # Not modelled as a value, but its body is lowered so that what it does (e.g. a
+            # kernel launch inside `[&]{ k<<<g, b>>>(...); }`) is visible to the analyses.
+            body = next((x for x in c.get_children() if x.kind == CK.COMPOUND_STMT), None)
+            parts: list = []
+            if body is not None:
+                for st in ir.walk_stmt(self.block(body)):
+                    parts.extend(st.exprs())
+            return ir.Unknown(r, t, "<lambda>", parts)
+        if k == CK.CXX_UNARY_EXPR:  # sizeof / alignof
+            v = self._eval(c)
+            return ir.SizeOf(r, t, int(v) if v is not None else None)
+        kids = [x for x in c.get_children() if x.kind.is_expression()]
+        return ir.Unknown(r, t, tokens_text(c)[:200], [self._expr(x) for x in kids])
+
+    def _eval(self, c: ci.Cursor, force: bool = False):
+        if self._dependent and not force:
+            return None
+        if c.type.kind.name in ("DEPENDENT", "OVERLOAD", "INVALID") or \
+                c.type.get_canonical().kind.name in NO_SIZE_KINDS:
+            return None  # error-recovery or dependent expressions: clang's evaluator aborts
+        try:
+            return evaluate(c)
+        except Exception:
+            return None
+
+    def _declref(self, c: ci.Cursor, r: ir.SourceRange, t: ir.CType) -> ir.Expr:
+        ref = c.referenced
+        name = c.spelling
+        if ref is None:
+            return ir.Unknown(r, t, name)
+        rk = ref.kind
+        if rk == CK.VAR_DECL and name in BUILTIN_VARS and ref.location.file is not None and \
+                is_prelude(ref.location.file.name):
+            v = ir.Variable(name, t, "builtin", r, file_scope=True)
+            return ir.VarRef(r, t, v)
+        if rk == CK.VAR_DECL and name == "warpSize" and (ref.location.file is None or is_prelude(ref.location.file.name)):
+            return ir.Builtin(r, ir.INT_TYPE, "warpSize", "")
+        if rk == CK.TEMPLATE_NON_TYPE_PARAMETER:
+            return ir.TemplateParam(r, t, name)
+        if rk in (CK.VAR_DECL, CK.PARM_DECL):
+            key = cursor_key(ref)
+            v = self.vars.get(key)
+            if v is None and rk == CK.VAR_DECL and ref.semantic_parent is not None and \
+                    ref.semantic_parent.kind in (CK.TRANSLATION_UNIT, CK.NAMESPACE, CK.LINKAGE_SPEC):
+                v = self._file_var(ref)
+            if v is None:
+                # e.g. a static class member or a variable from a header: keep its value if
+                # it is a constant, else a fresh variable record.
+                val = self._eval(c)
+                if val is not None and ref.type.is_const_qualified():
+                    return ir.Const(r, t, val)
+                v = self._file_var(ref) if rk == CK.VAR_DECL else ir.Variable(name, t, "auto", r)
+            if v.file_scope and self._globals_used is not None and v not in self._globals_used \
+                    and v.storage not in ("host",):
+                self._globals_used.append(v)
+            if v.file_scope and v.storage in ("host", "static") and ref.type.is_const_qualified():
+                val = self._eval(c)
+                if val is not None:
+                    return ir.Const(r, t, val)
+            if not v.file_scope and v.storage == "auto" and rk == CK.VAR_DECL and \
+                    ref.type.is_const_qualified() and not ref.type.is_volatile_qualified() and \
+                    t.kind == "scalar":
+                # `const int UNROLL = 8;` / `constexpr int`: a compile-time constant wherever it
+                # is used (trip counts of loops the compiler unrolls, array extents).
+                val = self._eval(c)
+                if val is not None:
+                    return ir.Const(r, t, val)
+            return ir.VarRef(r, t, v)
+        if rk == CK.ENUM_CONSTANT_DECL:
+            return ir.Const(r, t, ref.enum_value)
+        if rk in (CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE, CK.CXX_METHOD):
+            return ir.FuncRef(r, t, name)
+        return ir.Unknown(r, t, name)
+
+    def _call(self, c: ci.Cursor, r: ir.SourceRange, t: ir.CType) -> ir.Expr:
+        kids = list(c.get_children())
+        # A kernel launch: callee, then the configuration call, then the arguments.
+        if len(kids) >= 2 and kids[1].kind == CK.CALL_EXPR and kids[1].spelling in (
+                "cudaConfigureCall", "__cudaPushCallConfiguration"):
+            return self._launch(c, kids, r, t)
+        name = c.spelling
+        ref = c.referenced
+        # Operator calls in templates and on class types: treat like the built-in operator.
+        if name.startswith("operator") and len(name) > 8:
+            op = name[8:].strip()
+            args = [self._expr(x) for x in kids if x.kind.is_expression() and
+                    not (x.kind == CK.UNEXPOSED_EXPR and x.spelling == name)]
+            args = [a for a in args if not isinstance(a, ir.FuncRef)]
+            if op in ("=",) and len(args) == 2:
+                return ir.Assign(r, t, "=", args[0], args[1])
+            if op.endswith("=") and op not in ("==", "!=", "<=", ">=") and len(args) == 2:
+                return ir.Assign(r, t, op, args[0], args[1])
+            if op == "[]" and len(args) == 2:
+                return ir.Index(r, t, args[0], args[1])
+            if len(args) == 2:
+                return ir.BinOp(r, t, op, args[0], args[1])
+            if len(args) == 1:
+                return ir.UnaryOp(r, t, op, args[0])
+        args_c = kids[1:] if kids and not (ref is not None and ref.kind == CK.CONSTRUCTOR) else kids
+        if ref is not None and ref.kind == CK.CONSTRUCTOR:
+            args_c = [x for x in kids if x.kind.is_expression()]
+        args_c = [x for x in args_c if x.kind.is_expression() and not is_default_arg(x)]
+        if ref is not None and ref.kind == CK.CONSTRUCTOR and len(args_c) == 1 and \
+                same_extent(args_c[0], c):
+            # An implicit conversion or copy (`dim3 b = 256`, passing a struct by value):
+            # the constructor call adds nothing to model.
+            return self._expr(args_c[0])
+        args = [self._expr(x) for x in args_c]
+        if not name and kids:
+            callee = self._expr(kids[0])
+            name = callee.name if isinstance(callee, ir.FuncRef) else callee_spelling(kids[0])
+            if isinstance(callee, ir.Member):
+                name = callee.member
+        call = ir.Call(r, t, name, args)
+        if ref is not None and ref.kind == CK.CXX_METHOD and kids:
+            # Keep the object of a method call (x.sync()) as the first argument.
+            obj = kids[0]
+            if obj.kind == CK.MEMBER_REF_EXPR:
+                ok = list(obj.get_children())
+                if ok:
+                    call.args.insert(0, self._expr(ok[0]))
+        fn = self._device_function(ref) if ref is not None else None
+        if fn is not None:
+            call.function = fn
+            if self._callees is not None and fn not in self._callees:
+                self._callees.append(fn)
+        return call
+
+    def _launch(self, c, kids, r, t) -> ir.Expr:
+        callee_c = kids[0]
+        cfg = [x for x in list(kids[1].get_children())[1:]  # drop the configure function itself
+               if not is_default_arg(x)]
+        args = [self._expr(x) for x in kids[2:]]
+        cfg_ir = [self._expr(x) for x in cfg]
+        ref = find_ref(callee_c)
+        kname = ref.spelling if ref is not None else callee_c.spelling
+        targs: tuple = ()
+        if ref is not None and ref.get_num_template_arguments() > 0:
+            tparams = []
+            tmpl = specialized_template(ref)
+            if tmpl is not None:
+                tparams = [ch.spelling for ch in tmpl.get_children()
+                           if ch.kind in (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER)]
+            _, texts = self._bindings(ref, tparams)
+            targs = tuple(texts)
+        texts = [self._text(x) for x in cfg]
+        site = ir.LaunchSite(kernel=kname, template_args=targs, range=r, args=args,
+                             grid_text=texts[0] if texts else "", block_text=texts[1] if len(texts) > 1 else "",
+                             smem_text=texts[2] if len(texts) > 2 else "",
+                             stream_text=texts[3] if len(texts) > 3 else "")
+        site.caller = self._current_function
+        self.out.launches.append(site)
+        return ir.LaunchExpr(r, t, site, cfg_ir, args)
+

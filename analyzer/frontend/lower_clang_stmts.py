@@ -1,0 +1,267 @@
+"""Statement lowering for :class:`.lower_clang.Lowerer`: blocks, declarations and whether they
+have an initializer, loops (for-header clauses read from the source when libclang drops them)
+and ``#pragma unroll``.
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Optional
+
+import clang.cindex as ci
+
+from .. import ir
+from .clang_cursors import (
+    BLOCK_BARRIERS, CK, WARP_BARRIERS, cg_sync_scope, cursor_tokens, file_bytes,
+    for_header_semicolons, header_semicolons, int_or_none, is_cg_block_sync, is_test, loc_file,
+    macro_scalar_init, srange
+)
+
+
+class StmtLowering:
+    """Mixin of :class:`.lower_clang.Lowerer`: reads and writes its per-function state."""
+
+    def block(self, c: ci.Cursor) -> ir.Block:
+        b = ir.Block(srange(c), [])
+        if c.kind == CK.COMPOUND_STMT:
+            for ch in c.get_children():
+                b.stmts.extend(self.stmt(ch))
+        else:
+            b.stmts.extend(self.stmt(c))
+        return b
+
+    def stmt(self, c: ci.Cursor) -> list[ir.Stmt]:
+        k = c.kind
+        r = srange(c)
+        if k == CK.COMPOUND_STMT:
+            return [self.block(c)]
+        if k == CK.DECL_STMT:
+            out: list[ir.Stmt] = []
+            for d in c.get_children():
+                if d.kind == CK.VAR_DECL:
+                    v = self._local_var(d)
+                    self._locals.append(v)
+                    init = self._var_init(d)
+                    out.append(ir.DeclStmt(srange(d), v, init))
+            return out
+        if k == CK.IF_STMT:
+            kids = [ch for ch in c.get_children()]
+            pre: list[ir.Stmt] = []
+            # `if (T x = ...)` / `if (init; cond)`: leading declarations
+            while len(kids) > 2 and kids[0].kind in (CK.DECL_STMT, CK.VAR_DECL):
+                d = kids.pop(0)
+                pre.extend(self.stmt(d) if d.kind == CK.DECL_STMT else [])
+            if len(kids) < 2:
+                return [ir.OtherStmt(r, "if")]
+            cond = self.expr(kids[0])
+            then = self.block(kids[1])
+            other = self.block(kids[2]) if len(kids) > 2 else None
+            return pre + [ir.If(r, cond, then, other)]
+        if k == CK.FOR_STMT:
+            return [self._for(c)]
+        if k == CK.WHILE_STMT:
+            kids = list(c.get_children())
+            if len(kids) < 2:
+                return [ir.OtherStmt(r, "while")]
+            return [ir.Loop(r, "while", [], self.expr(kids[-2]), None, self.block(kids[-1]),
+                            unroll=self._unroll_pragma(c))]
+        if k == CK.DO_STMT:
+            kids = list(c.get_children())
+            if len(kids) < 2:
+                return [ir.OtherStmt(r, "do")]
+            return [ir.Loop(r, "do", [], self.expr(kids[1]), None, self.block(kids[0]),
+                            unroll=self._unroll_pragma(c))]
+        if k == CK.CXX_FOR_RANGE_STMT:
+            kids = list(c.get_children())
+            body = self.block(kids[-1]) if kids else ir.Block(r, [])
+            return [ir.Loop(r, "for", [], None, None, body)]
+        if k == CK.RETURN_STMT:
+            kids = list(c.get_children())
+            return [ir.Return(r, self.expr(kids[0]) if kids else None)]
+        if k == CK.BREAK_STMT:
+            return [ir.Break(r)]
+        if k == CK.CONTINUE_STMT:
+            return [ir.Continue(r)]
+        if k == CK.SWITCH_STMT:
+            kids = list(c.get_children())
+            if len(kids) < 2:
+                return [ir.OtherStmt(r, "switch")]
+            return [ir.Switch(r, self.expr(kids[-2]), self.block(kids[-1]))]
+        if k in (CK.CASE_STMT, CK.DEFAULT_STMT):
+            kids = list(c.get_children())
+            out = [ir.Case(r, self.expr(kids[0]) if k == CK.CASE_STMT and kids else None)]
+            if kids:
+                out.extend(self.stmt(kids[-1]))
+            return out
+        if k == CK.LABEL_STMT:
+            out = [ir.OtherStmt(r, "label " + c.spelling)]
+            for ch in c.get_children():
+                out.extend(self.stmt(ch))
+            return out
+        if k == CK.NULL_STMT:
+            return []
+        if k in (CK.GOTO_STMT, CK.ASM_STMT, CK.MS_ASM_STMT, CK.CXX_TRY_STMT,
+                 CK.INDIRECT_GOTO_STMT):
+            return [ir.OtherStmt(r, k.name.lower())]
+        if k == CK.UNEXPOSED_STMT:
+            # AttributedStmt (e.g. [[likely]]) or #pragma-annotated loops: lower the children.
+            out = []
+            for ch in c.get_children():
+                out.extend(self.stmt(ch))
+            return out
+        if k.is_expression():
+            e = self.expr(c)
+            if isinstance(e, ir.Call) and e.callee in BLOCK_BARRIERS | WARP_BARRIERS:
+                scope = "warp" if e.callee in WARP_BARRIERS else "block"
+                return [ir.Barrier(r, e.callee, scope, e.args)]
+            if isinstance(e, ir.Call) and e.callee == "sync" and is_cg_block_sync(c):
+                return [ir.Barrier(r, "cg::sync", cg_sync_scope(e), [])]
+            return [ir.ExprStmt(r, e)]
+        if k.is_declaration():
+            return []
+        return [ir.OtherStmt(r, k.name.lower())]
+
+    def _var_init(self, d: ci.Cursor) -> Optional[ir.Expr]:
+        kids = [ch for ch in d.get_children()
+                if not ch.kind.is_attribute() and ch.kind not in (CK.TYPE_REF, CK.TEMPLATE_REF,
+                                                                  CK.NAMESPACE_REF)]
+        if not kids:
+            return None
+        # Array extents appear as children before the initializer; the initializer is the
+        # last expression child, and only present if the declaration has '='/'('/'{'.
+        last = kids[-1]
+        if not last.kind.is_expression():
+            return None
+        if not self._has_initializer(d) and not macro_scalar_init(d, last):
+            return None  # none written (a class type's implicit default construction)
+        return self.expr(last)
+
+    def _has_initializer(self, d: ci.Cursor) -> bool:
+        """Whether the declaration writes an initializer: after the name and any array
+        extents comes '=', '(' or '{'. Read from the source (tokens of a range that starts in
+        a macro expansion come back empty from libclang)."""
+        name, end = d.location, d.extent.end
+        tail = ""
+        if name.file is not None and end.file is not None and name.file.name == end.file.name \
+                and name.offset <= end.offset:
+            # the file's own bytes: clang_tokenize costs milliseconds per call deep in a big
+            # header (CImg.h), and a file's text is what the tokens would spell anyway
+            src = self.source_bytes if os.path.abspath(name.file.name) == self.path else \
+                file_bytes(name.file.name)
+            tail = src[name.offset:end.offset].decode("utf-8", "replace")
+        if not tail:
+            # a declaration written by a macro can report a huge token range (to the end of
+            # the file): the initializer, if any, is among the first tokens
+            toks = [t.spelling for t in cursor_tokens(d, 48)]
+            if d.spelling in toks:
+                toks = toks[toks.index(d.spelling):]
+            tail = " ".join(toks)
+        tail = tail[len(d.spelling):] if tail.startswith(d.spelling) else tail
+        tail = re.sub(r"^\s*(\[[^\]]*\]\s*)*", "", tail)
+        return tail[:1] in ("=", "(", "{")
+
+    def _for(self, c: ci.Cursor) -> ir.Stmt:
+        r = srange(c)
+        kids = list(c.get_children())
+        # libclang omits absent for-clauses; place children by their offset against the ';'s
+        # of the loop header.
+        semis = self._for_semicolons(c, kids[-1] if kids else None)
+        init: list[ir.Stmt] = []
+        cond = step = None
+        body_c = kids[-1] if kids else None
+        start, end = c.extent.start.offset, c.extent.end.offset
+        if kids and (len(semis) < 2 or not all(start <= x <= end for x in semis[:2])):
+            # A loop header written by a macro (``FOR_KERNEL_LOOP(i, n) { ... }``): the ';'
+            # found are the macro definition's (or none), not at the children's offsets.
+            # Place the clauses by kind.
+            init, cond, step = self._for_clauses_by_kind(kids[:-1])
+            body = self.block(body_c) if body_c is not None else ir.Block(r, [])
+            return ir.Loop(r, "for", init, cond, step, body, unroll=self._unroll_pragma(c))
+        for ch in kids[:-1]:
+            off = ch.extent.start.offset
+            if semis and off < semis[0]:
+                if ch.kind == CK.DECL_STMT or ch.kind.is_statement() and not ch.kind.is_expression():
+                    init.extend(self.stmt(ch))
+                else:
+                    init.append(ir.ExprStmt(srange(ch), self.expr(ch)))
+            elif len(semis) > 1 and off < semis[1]:
+                if ch.kind == CK.DECL_STMT:  # for (...; T x = ...; ...)
+                    init.extend(self.stmt(ch))
+                else:
+                    cond = self.expr(ch)
+            else:
+                step = self.expr(ch)
+        body = self.block(body_c) if body_c is not None else ir.Block(r, [])
+        return ir.Loop(r, "for", init, cond, step, body, unroll=self._unroll_pragma(c))
+
+    def _for_semicolons(self, c: ci.Cursor, body: Optional[ci.Cursor]) -> list[int]:
+        """The two ';' of a for-header, found in the file's text between ``for`` and the body
+        (no clang_tokenize: it costs milliseconds per call deep in a big header). A header
+        that does not read ``for (`` there was written by a macro: libclang's tokens are tried,
+        and the caller places the clauses by kind when their offsets do not fit."""
+        a = c.extent.start
+        b = body.extent.start if body is not None else c.extent.end
+        if a.file is not None and b.file is not None and a.file.name == b.file.name and a.offset < b.offset:
+            src = self.source_bytes if os.path.abspath(a.file.name) == self.path else file_bytes(a.file.name)
+            text = src[a.offset:b.offset]
+            if re.match(rb"for\s*\(", text):
+                return header_semicolons(text, a.offset)
+        return for_header_semicolons(c, body)
+
+    def _for_clauses_by_kind(self, kids: list) -> tuple:
+        """(init, cond, step) of a for-header whose ';' cannot be seen: all three present are
+        in order; otherwise a declaration is the init, a comparison or logical test the
+        condition, and an assignment/increment the step (the init when it comes first and
+        another assignment follows)."""
+        init: list[ir.Stmt] = []
+        cond = step = None
+        if len(kids) == 3:
+            a, b, d = kids
+            init = self.stmt(a) if a.kind == CK.DECL_STMT or not a.kind.is_expression() \
+                else [ir.ExprStmt(srange(a), self.expr(a))]
+            return init, self.expr(b), self.expr(d)
+        exprs = []
+        for ch in kids:
+            if ch.kind == CK.DECL_STMT or (ch.kind.is_statement() and not ch.kind.is_expression()):
+                init.extend(self.stmt(ch))
+            else:
+                exprs.append((ch, self.expr(ch)))
+        tests = [(ch, e) for ch, e in exprs if is_test(e)]
+        updates = [(ch, e) for ch, e in exprs if not is_test(e)]
+        if tests:
+            cond = tests[0][1]
+        if updates:
+            if not init and (len(updates) > 1 or (cond is not None and updates[0][0].extent.start.offset
+                                                  < tests[0][0].extent.start.offset)):
+                ch, e = updates.pop(0)
+                init.append(ir.ExprStmt(srange(ch), e))
+            if updates:
+                step = updates[-1][1]
+        return init, cond, step
+
+    def _unroll_pragma(self, c: ci.Cursor) -> Optional[int]:
+        """``#pragma unroll [N]`` on the lines right above the loop (pragmas are not cursors)."""
+        line = c.extent.start.line
+        if loc_file(c.extent.start) and os.path.abspath(loc_file(c.extent.start)) != self.path:
+            return None
+        i = line - 2
+        while i >= 0:
+            text = self.source_lines[i].strip() if i < len(self.source_lines) else ""
+            if not text or text.startswith("//"):
+                i -= 1
+                continue
+            m = re.match(r"#\s*pragma\s+unroll\b\s*(\(?\s*(\w+)\s*\)?)?", text)
+            if m:
+                arg = m.group(2)
+                if arg is None:
+                    return 0
+                v = int_or_none(arg)
+                if v is None:
+                    v = int_or_none(self.defines.get(arg, ""))
+                return v if v is not None else 0
+            if text.startswith("#pragma"):
+                i -= 1
+                continue
+            return None
+        return None
+
