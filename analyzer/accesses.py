@@ -28,6 +28,7 @@ from . import symbolic as S
 from .banks import SharedCost, WarpSyncHazard, shared_cost, warp_sync_hazards
 from .coalescing import GlobalCost, global_cost
 from .constant_cache import constant_cost
+from .display import user_text
 from .lanes import AddressEvaluator, LaneModel
 from .target import Target, load_target
 
@@ -314,10 +315,10 @@ def _index_text(e: S.AccessEvent, syms: S.Symbols, bindings: S.Bindings) -> str:
     numbers were computed with; other parameters stay symbolic)."""
     q = e.index_expr()
     if q is None:
-        return e.index_text()
+        return user_text(e.index_text())
     dims = {s: v for s, v in bindings.values.items()
             if syms.info.get(s) is not None and syms.info[s].kind == S.BLOCKDIM}
-    return sp.sstr(sp.expand(q.xreplace(dims))) if dims else sp.sstr(q)
+    return user_text(sp.expand(q.xreplace(dims)) if dims else q)
 
 
 # --------------------------------------------------------------------------- pipeline provider
