@@ -1334,10 +1334,18 @@ _MEMORY_STORAGE = ("shared", "extern_shared", "device", "constant", "managed", "
 
 
 def _record_object(e: ir.Expr) -> Optional[ir.Variable]:
-    """The variable of a class-typed object indexed through its ``operator[]``, or None."""
-    while isinstance(e, ir.Cast):
-        e = e.operand
-    if isinstance(e, ir.VarRef) and e.var.type is not None and e.var.type.kind == "record":
+    """The per-thread object an indexed expression lives in: a class-typed variable indexed
+    through its ``operator[]`` (``packed[k]``) or an array member of one (``a.v[k]`` with
+    ``f4 a``); None for anything else (pointers, memory objects)."""
+    while isinstance(e, (ir.Cast, ir.Member)):
+        if isinstance(e, ir.Member):
+            if e.arrow:
+                return None
+            e = e.base
+        else:
+            e = e.operand
+    if isinstance(e, ir.VarRef) and e.var.type is not None and e.var.type.kind == "record" and \
+            not _in_memory(e.var):
         return e.var
     return None
 
