@@ -402,19 +402,18 @@ class AddressEvaluator:
         if any(x.atoms(S.MemLoad) or x.atoms(S.Opaque) for x in args):
             return False
         others = set().union(*(x.free_symbols for x in args if isinstance(x, sp.Basic))) - self._thread_syms
+        tried = 0
         for fill in (0, 1, 3, 1024):
             vals = {o: fill for o in others}
             for w in warps:
-                seen = None
-                for ln in self._lanes.get(w) or self.model.lanes(w):
-                    v = tuple(num(x, {**vals, **thread_values(self.syms, ln)}) for x in args)
-                    if any(y is None for y in v):
-                        return False
-                    if seen is None:
-                        seen = v
-                    elif v != seen:
-                        return False
-        return True
+                lane_vals = [tuple(num(x, {**vals, **thread_values(self.syms, ln)}) for x in args)
+                             for ln in self._lanes.get(w) or self.model.lanes(w)]
+                if any(y is None for v in lane_vals for y in v):
+                    break  # this stand-in value is meaningless here (a division by 0)
+                if len(set(lane_vals)) > 1:
+                    return False
+                tried += 1
+        return tried > 0
 
     def _sampled(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool) -> WarpAddresses:
         notes = list(notes)
