@@ -13,6 +13,7 @@ from typing import List, Optional
 import typer
 
 from . import __version__
+from .analyzer.target import DEFAULT_ARCH
 
 app = typer.Typer(
     name="cudalint",
@@ -79,18 +80,6 @@ def collect_files(paths: List[Path]) -> list[str]:
     return out
 
 
-def _attach_sync(fa, aopts) -> None:
-    """Barrier and race facts for ``explain`` (the race simulation runs only when asked for)."""
-    from .analyzer.races import SyncReport, kernel_sync
-
-    for k in fa.kernels:
-        if not k.skipped:
-            try:
-                k.extra["sync"] = SyncReport(kernel_sync(k, aopts))
-            except Exception:  # noqa: BLE001 - a failed analysis shows as absent facts
-                pass
-
-
 def _analysis_options(arch, block, grid, dynamic_smem, params, include, define, std,
                       compile_commands, frontend, device=None, peak_gflops=None, bandwidth_gbs=None):
     from .analyzer.pipeline import AnalysisOptions
@@ -121,7 +110,7 @@ def _analysis_options(arch, block, grid, dynamic_smem, params, include, define, 
 
 
 # Options shared by check and explain (typer needs them spelled out per command).
-ArchOpt = typer.Option("sm_90", "--arch", help="Target architecture, e.g. sm_80, sm_90.")
+ArchOpt = typer.Option(DEFAULT_ARCH, "--arch", help="Target architecture, e.g. sm_80, sm_90.")
 BlockOpt = typer.Option(None, "--block", help="Block shape X[,Y[,Z]]; overrides launch sites.")
 GridOpt = typer.Option(None, "--grid", help="Grid shape X[,Y[,Z]].")
 SmemOpt = typer.Option(None, "--dynamic-smem", help="Dynamic shared memory per block, bytes.")
@@ -335,7 +324,6 @@ def explain_cmd(
             fa = FileAnalysis(path=f, error=ParseProblem(f"internal error: {type(exc).__name__}: {exc}"))
         if kernel:
             fa.kernels = [k for k in fa.kernels if kernel in (k.name, k.function.name)]
-        _attach_sync(fa, task.aopts)
         failed |= fa.error is not None
         analyses.append(fa)
     arch = tasks[0].aopts.arch if tasks else arch  # the configured arch when --arch was not given

@@ -12,9 +12,8 @@ sympy expression, and what one warp-level request costs:
 - a ``pattern`` (coalesced, misaligned, strided, broadcast, data-dependent, unknown) and the
   assumptions the numbers rest on (launch values, stated defaults, sampling).
 
-Registered as a pipeline fact provider: ``KernelFacts.extra["accesses"]`` is an
-:class:`AccessTable` (``to_json()`` -> list of dicts; ``reporters/explain_text.py`` renders it as
-text).
+The pipeline stores the result in ``KernelFacts.accesses``, an :class:`AccessTable`
+(``to_json()`` -> list of dicts; ``reporters/explain_text.py`` renders it as text).
 """
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ from .coalescing import GlobalCost, global_cost
 from .constant_cache import constant_cost
 from .display import user_text
 from .lanes import AddressEvaluator, LaneModel
-from .target import Target, load_target
+from .target import DEFAULT_ARCH, Target, load_target
 
 
 @dataclass
@@ -175,10 +174,11 @@ def _local_address(offset: sp.Expr, syms: S.Symbols, block: tuple) -> sp.Expr:
     return sp.floor(offset / 4) * 128 + 4 * lane + sp.Mod(offset, 4)
 
 
-def analyze_accesses(kernel: ir.Function, launch, variables=None, arch: str = "sm_90",
+def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Target | str" = DEFAULT_ARCH,
                      params: Optional[dict] = None) -> AccessTable:
-    """Collect and cost every memory access of ``kernel`` for ``launch`` (a LaunchConfig)."""
-    target = load_target(arch)
+    """Collect and cost every memory access of ``kernel`` for ``launch`` (a LaunchConfig) on
+    ``target`` (the pipeline passes its Target; an arch spelling is accepted for scripts)."""
+    target = load_target(target)
     walker = S.Walker(kernel, _space_of_factory(variables)).run()
     syms = walker.syms
     bindings = S.make_bindings(syms, launch, params)
@@ -319,37 +319,6 @@ def _index_text(e: S.AccessEvent, syms: S.Symbols, bindings: S.Bindings) -> str:
     dims = {s: v for s, v in bindings.values.items()
             if syms.info.get(s) is not None and syms.info[s].kind == S.BLOCKDIM}
     return user_text(sp.expand(q.xreplace(dims)) if dims else q)
-
-
-# --------------------------------------------------------------------------- pipeline provider
-
-
-def accesses_provider(kf, tu, opts) -> None:
-    """Pipeline fact provider: ``kf.extra["accesses"]``."""
-    if kf.skipped or kf.function.body is None:
-        return
-    arch = getattr(opts, "arch", "sm_90") or "sm_90"
-    try:
-        load_target(arch)
-    except ValueError:
-        arch = "sm_90"
-    try:
-        kf.extra["accesses"] = analyze_accesses(kf.function, kf.launch, kf.variables, arch,
-                                                dict(getattr(opts, "params", {}) or {}))
-    except RecursionError:
-        kf.extra["accesses"] = AccessTable([], kernel=kf.name, error="expression too deep to analyse")
-    except Exception as exc:  # a bug here must not take the file's other facts down with it
-        kf.extra["accesses"] = AccessTable([], kernel=kf.name,
-                                           error=f"access analysis failed: {type(exc).__name__}: {exc}")
-
-
-def _register() -> None:
-    from . import pipeline
-    if accesses_provider not in pipeline.FACT_PROVIDERS:
-        pipeline.FACT_PROVIDERS.append(accesses_provider)
-
-
-_register()
 
 
 def kernel_mean(table: AccessTable, space: str, kind: str, field_name: str) -> Optional[float]:

@@ -1,9 +1,8 @@
 """CGMA, roofline and tiling opportunities of a kernel (seed sections 5.1, 5.3, 5.4).
 
-A pipeline fact provider (:func:`cgma_provider`, registered through ``PROVIDER_MODULES``)
-that sets, for every kernel:
+Two facts of every kernel, which the pipeline stores in ``KernelFacts``:
 
-``kf.extra["cgma"]`` (:class:`CgmaFacts`)
+``cgma`` (:func:`analyze_cgma` -> :class:`CgmaFacts`)
     ``flops`` and ``global_accesses`` of one thread (counted by :mod:`.flops`: loads + stores +
     atomics), and their ratio:
 
@@ -29,7 +28,7 @@ that sets, for every kernel:
     is the CGMA of the loop if that array were staged through shared memory (its loads divided
     by ``reuse``), ``cgma_all_tiled`` if every such array of the loop were.
 
-``kf.extra["roofline"]`` (:class:`RooflineFacts`)
+``roofline`` (:func:`kernel_roofline` -> :class:`RooflineFacts`)
     The kernel placed on a device's roofline (:func:`cudalint.analyzer.roofline.roofline`):
     ``device``, ``balance_cgma`` (peak FLOPS / words per second), ``bound``,
     ``attainable_gflops`` = min(peak, CGMA x bandwidth / bytes per word), ``peak_gflops``,
@@ -51,6 +50,7 @@ from typing import Any, Optional
 import sympy as sp
 
 from . import constprop, ir
+from .target import DEFAULT_ARCH
 from .flops import Counts, GlobalAccess, KernelCounts, LoopCount, count_function, probe, to_number
 
 __all__ = [
@@ -59,7 +59,6 @@ __all__ = [
     "TilingCandidate",
     "analyze_cgma",
     "kernel_roofline",
-    "cgma_provider",
     "resolve_roofline_device",
     "thread_dependence",
 ]
@@ -654,7 +653,7 @@ def _tiling(fn: ir.Function, counts: KernelCounts, block: tuple, source_lines: l
                 written |= constprop.assigned_vars(e)
             if lp.step is not None:
                 for x in lp.step.walk():
-                    constprop._collect_writes(x, written)
+                    constprop.collect_writes(x, written)
             if index_vars & written:
                 varies = True
                 break
@@ -733,7 +732,7 @@ def resolve_roofline_device(opts) -> tuple[Any, str]:
     name = getattr(opts, "device", None)
     peak = getattr(opts, "peak_gflops", None)
     bw = getattr(opts, "bandwidth_gbs", None)
-    arch = getattr(opts, "arch", None) or "sm_90"
+    arch = getattr(opts, "arch", None) or DEFAULT_ARCH
     if name:
         dev = resolve_device(name, peak_gflops=peak, bandwidth_gbs=bw)
         how = f"--device {name}"
@@ -794,42 +793,3 @@ def kernel_roofline(c: CgmaFacts, opts) -> RooflineFacts:
     if hn is not None:
         hot = roofline(dev, hn, word_bytes=wb, precision=precision)
     return RooflineFacts(point, how, src, hot, notes=notes)
-
-
-def cgma_provider(kf, tu, opts) -> None:
-    """Pipeline fact provider: ``kf.extra["cgma"]`` and ``kf.extra["roofline"]``."""
-    if kf.skipped or kf.function.body is None:
-        return
-    lines = _source_lines(kf.function)
-    facts = analyze_cgma(kf.function, kf.launch, dict(getattr(opts, "params", {}) or {}), lines,
-                         kf.extra.get("accesses"))
-    kf.extra["cgma"] = facts
-    kf.extra["roofline"] = kernel_roofline(facts, opts)
-
-
-_LINES_CACHE: dict = {}
-
-
-def _source_lines(fn: ir.Function) -> list[str]:
-    path = fn.range.file
-    if not path:
-        return []
-    if path not in _LINES_CACHE:
-        if len(_LINES_CACHE) > 64:
-            _LINES_CACHE.clear()
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                _LINES_CACHE[path] = f.read().splitlines()
-        except OSError:
-            _LINES_CACHE[path] = []
-    return _LINES_CACHE[path]
-
-
-def _register() -> None:
-    from . import pipeline
-
-    if cgma_provider not in pipeline.FACT_PROVIDERS:
-        pipeline.FACT_PROVIDERS.append(cgma_provider)
-
-
-_register()

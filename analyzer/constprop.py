@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from . import ir
+from . import cint, ir
 
 Value = Union[int, float, tuple]
 
@@ -28,15 +28,6 @@ def _as_int(v) -> Optional[int]:
     if isinstance(v, float) and v.is_integer():
         return int(v)
     return None
-
-
-def _cdiv(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def _cmod(a: int, b: int) -> int:
-    return a - b * _cdiv(a, b)
 
 
 def evaluate(e: Optional[ir.Expr], env: dict) -> Optional[Value]:
@@ -151,9 +142,9 @@ def _binop(op: str, a, b, t: ir.CType):
     if op == "*":
         return a * b
     if op == "/":
-        return _cdiv(a, b) if is_int else a / b
+        return cint.div(a, b) if is_int else a / b
     if op == "%":
-        return _cmod(a, b) if is_int else None
+        return cint.mod(a, b) if is_int else None
     if not (isinstance(a, int) and isinstance(b, int)):
         if op in ("<", ">", "<=", ">=", "==", "!="):
             return int({"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b, "==": a == b,
@@ -192,7 +183,7 @@ def assigned_vars(s: ir.Stmt) -> set:
             out.add(st.var)
         for e in st.exprs():
             for x in e.walk():
-                _collect_writes(x, out)
+                collect_writes(x, out)
     return out
 
 
@@ -202,7 +193,7 @@ def _root_var(e: ir.Expr):
     return e.var if isinstance(e, ir.VarRef) else None
 
 
-def _collect_writes(x: ir.Expr, out: set) -> None:
+def collect_writes(x: ir.Expr, out: set) -> None:
     if isinstance(x, ir.Assign):
         v = _root_var(x.target)
         if v is not None:
@@ -288,7 +279,7 @@ def _walk_stmt(s: ir.Stmt, env: dict, on_launch) -> None:
         else:
             out: set = set()
             for x in e.walk():
-                _collect_writes(x, out)
+                collect_writes(x, out)
             _kill(env, out)
     elif isinstance(s, ir.If):
         _visit_launches(s, env, on_launch)
@@ -306,7 +297,7 @@ def _walk_stmt(s: ir.Stmt, env: dict, on_launch) -> None:
         if s.step is not None:
             out: set = set()
             for x in s.step.walk():
-                _collect_writes(x, out)
+                collect_writes(x, out)
             written |= out
         _kill(env, written)
         inner = dict(env)

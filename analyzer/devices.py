@@ -140,11 +140,11 @@ _ARCH_RE = re.compile(r"^(?:sm|compute|cc)?_?(\d+)(?:\.(\d+))?([a-z]?)$")
 
 
 def _split_arch(arch: str) -> tuple[int, int]:
-    """``"sm_90"``/``"sm_90a"``/``"compute_90"``/``"90"``/``"9.0"`` -> ``(9, 0)``; ValueError otherwise."""
+    """``sm_90``, ``sm_90a``, ``compute_90``, ``90`` or ``9.0`` -> ``(9, 0)``; ValueError otherwise."""
     s = str(arch).strip().lower().replace(" ", "")
     m = _ARCH_RE.match(s)
     if not m:
-        raise ValueError(f"not a compute capability: {arch!r} (expected e.g. 'sm_90' or '9.0')")
+        raise ValueError(f"not a compute capability: {arch!r} (expected e.g. 'sm_80' or '8.0')")
     digits, minor, _suffix = m.groups()
     if minor is not None:
         return int(digits), int(minor)
@@ -154,7 +154,7 @@ def _split_arch(arch: str) -> tuple[int, int]:
 
 
 def normalize_arch(arch: str) -> str:
-    """Canonical ``"sm_XY"`` spelling of a compute capability (``"9.0"`` -> ``"sm_90"``)."""
+    """Canonical ``"sm_XY"`` spelling of a compute capability (``9.0`` -> ``sm_90``)."""
     major, minor = _split_arch(arch)
     return f"sm_{major}{minor}"
 

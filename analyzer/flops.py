@@ -63,8 +63,8 @@ Control flow and trip counts
   number (rounded up as C does) when the bounds are constants, else an expression in kernel
   parameters such as ``n/16`` for ``t < n / TILE``. Integer division in a symbolic trip count
   is taken as exact. A bound the analysis cannot express becomes a symbol named after it (a
-  local variable's name) or ``trips(<counter>)`` / ``trips(line <line>)`` for loops that are not
-  counted loops.
+  local variable's name) or ``trips(<counter>)`` / ``trips(line <line>)`` for loops that are
+  not counted loops.
 - ``threadIdx``/``blockIdx`` in a loop bound take thread 0 of block 0's value (assumption
   noted): ``for (m = threadIdx.x; m < 10240; m += 256)`` runs 40 times. ``blockDim`` is the
   launch's block; ``gridDim`` the launch's grid, or a symbol when unknown.
@@ -77,12 +77,16 @@ Control flow and trip counts
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Optional
 
 import sympy as sp
 
-from . import constprop, ir
+from . import ir
+from .flop_counts import (Counts, GlobalAccess, KernelCounts, LoopCount, Num, probe, scaled,
+                          to_number)
+from .loops import loop_header, strip_casts
+from .source_text import source_lines
+from .trip_counts import CountSymbols, Definitions, SymConv, loop_trip
 
 __all__ = [
     "FLOP_TABLE",
@@ -98,8 +102,6 @@ __all__ = [
     "to_number",
     "probe",
 ]
-
-Num = Union[int, sp.Expr]
 
 # --------------------------------------------------------------------------- the table
 
@@ -153,46 +155,6 @@ _CALLEE_RE = re.compile(r"\s*((?:std::)?[A-Za-z_]\w*)\s*\(")
 _COMPOUND = ("+=", "-=", "*=", "/=")
 
 
-# --------------------------------------------------------------------------- helpers
-
-def _is_zero(x: Num) -> bool:
-    return x == 0
-
-
-def to_number(x: Num) -> Optional[Union[int, float]]:
-    """A Python int/float when ``x`` has no free symbols, else None."""
-    if isinstance(x, bool):
-        return int(x)
-    if isinstance(x, (int, float)):
-        return x
-    try:
-        x = sp.sympify(x)
-    except (sp.SympifyError, TypeError):
-        return None
-    if x.free_symbols:
-        return None
-    if x.is_Integer:
-        return int(x)
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return None
-    return int(v) if v.is_integer() and abs(v) < 2 ** 53 else v
-
-
-def probe(x: Num, size: int = 1024) -> float:
-    """A number for comparing symbolic counts: every symbol set to ``size``."""
-    if isinstance(x, (int, float)):
-        return float(x)
-    x = sp.sympify(x)
-    if x.free_symbols:
-        x = x.subs({s: size for s in x.free_symbols})
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return 0.0
-
-
 def _lanes(t: ir.CType) -> int:
     return max(t.lanes, 1) if t.kind == "vector" else 1
 
@@ -206,477 +168,18 @@ def _is_fp64(t: ir.CType) -> bool:
     return s.startswith("double") or s == "long double"
 
 
-def _strip_casts(e: ir.Expr) -> ir.Expr:
-    while isinstance(e, ir.Cast):
-        e = e.operand
-    return e
-
-
-# --------------------------------------------------------------------------- data
-
-
-@dataclass
-class Counts:
-    """What one thread executes in a region: flops and global accesses (sympy or int)."""
-
-    flops: Num = 0
-    flops_fp64: Num = 0  # the part of ``flops`` done in double precision
-    loads: Num = 0
-    stores: Num = 0
-    atomics: Num = 0
-    load_bytes: Num = 0
-    store_bytes: Num = 0
-
-    @property
-    def accesses(self) -> Num:
-        return self.loads + self.stores + self.atomics
-
-    @property
-    def bytes(self) -> Num:
-        return self.load_bytes + self.store_bytes
-
-    def __add__(self, o: "Counts") -> "Counts":
-        return Counts(self.flops + o.flops, self.flops_fp64 + o.flops_fp64, self.loads + o.loads,
-                      self.stores + o.stores, self.atomics + o.atomics,
-                      self.load_bytes + o.load_bytes, self.store_bytes + o.store_bytes)
-
-    def scaled(self, k: Num) -> "Counts":
-        if k == 1:
-            return Counts(**self.__dict__)
-        return Counts(*(_mul(k, v) for v in (self.flops, self.flops_fp64, self.loads, self.stores,
-                                              self.atomics, self.load_bytes, self.store_bytes)))
-
-    def subs(self, values: dict) -> "Counts":
-        if not values:
-            return self
-        return Counts(*(_subs(v, values) for v in (self.flops, self.flops_fp64, self.loads,
-                                                    self.stores, self.atomics, self.load_bytes,
-                                                    self.store_bytes)))
-
-    def weight(self) -> float:
-        return probe(self.flops) + probe(self.accesses)
-
-    def is_empty(self) -> bool:
-        return _is_zero(self.flops) and _is_zero(self.accesses)
-
-    def to_json(self) -> dict:
-        return {"flops": _jnum(self.flops), "flops_fp64": _jnum(self.flops_fp64),
-                "loads": _jnum(self.loads), "stores": _jnum(self.stores),
-                "atomics": _jnum(self.atomics), "global_accesses": _jnum(self.accesses)}
-
-
-def _mul(k: Num, v: Num) -> Num:
-    if _is_zero(v) or _is_zero(k):
-        return 0
-    r = k * v
-    return sp.expand(r) if isinstance(r, sp.Basic) else r
-
-
-def _subs(v: Num, values: dict) -> Num:
-    if isinstance(v, sp.Basic) and v.free_symbols:
-        r = v.subs(values)
-        n = to_number(r)
-        return n if n is not None else sp.simplify(r)
-    return v
-
-
-def _jnum(v: Num):
-    n = to_number(v)
-    if n is not None:
-        return n
-    return str(v)
-
-
-@dataclass
-class GlobalAccess:
-    """One global load/store/atomic in the source, as the counting saw it."""
-
-    node: ir.Expr
-    array: str  # the root variable's name (``M`` for ``M[row * w + k]``)
-    variable: Optional[ir.Variable]
-    kind: str  # load | store | atomic
-    element_bytes: Optional[int]
-    indices: list[ir.Expr]  # index per subscript, outermost first ([] for ``*p`` / scalars)
-    loops: tuple[ir.Loop, ...]  # enclosing loops, outermost first (kernel and callees)
-    trips: tuple  # the trip count of each of ``loops``
-    function: str
-    via_call: Optional[ir.Call] = None  # set when the access is in a called device function
-
-    @property
-    def line(self) -> int:
-        return self.node.range.line
-
-    @property
-    def column(self) -> int:
-        return self.node.range.column
-
-    @property
-    def multiplicity(self) -> Num:
-        """How often one thread executes it: the product of the enclosing trip counts."""
-        m: Num = 1
-        for t in self.trips:
-            m = _mul(m, t)
-        return m
-
-    def multiplicity_within(self, loop: ir.Loop) -> Num:
-        """Executions per iteration of ``loop`` (one of its enclosing loops)."""
-        m: Num = 1
-        inside = False
-        for lp, t in zip(self.loops, self.trips):
-            if inside:
-                m = _mul(m, t)
-            if lp is loop:
-                inside = True
-        return m
-
-
-@dataclass
-class LoopCount:
-    loop: ir.Loop
-    depth: int  # 0 for a loop not nested in another (counting from the kernel)
-    trip: Num
-    trip_source: str  # how the trip count was found
-    per_iteration: Counts
-    function: str
-    variable: Optional[str] = None  # induction variable
-
-    @property
-    def line(self) -> int:
-        return self.loop.range.line
-
-    @property
-    def total(self) -> Counts:
-        return self.per_iteration.scaled(self.trip)
-
-
-@dataclass
-class KernelCounts:
-    """Per-thread counts of a kernel (or device function) and how they were obtained."""
-
-    function: ir.Function
-    total: Counts
-    loops: list[LoopCount]
-    accesses: list[GlobalAccess]
-    symbols: dict = field(default_factory=dict)  # name -> description
-    values: dict = field(default_factory=dict)  # sympy Symbol -> number (bound parameters)
-    value_sources: dict = field(default_factory=dict)  # name -> "--param" | "launch site line N"
-    assumptions: list[str] = field(default_factory=list)
-    uncounted_calls: list[str] = field(default_factory=list)
-
-    @property
-    def resolved(self) -> Counts:
-        """``total`` with the known parameter values substituted."""
-        return self.total.subs(self.values)
-
-    def resolve(self, x: Num) -> Num:
-        return _subs(x, self.values) if isinstance(x, sp.Basic) else x
-
-
-# --------------------------------------------------------------------------- context
-
-
-class _Symbols:
-    """The symbolic names a kernel's counts use, and what is known about them."""
-
-    def __init__(self, launch=None, values: Optional[dict] = None, sources: Optional[dict] = None):
-        self.launch = launch
-        self.table: dict[str, sp.Symbol] = {}
-        self.descriptions: dict[str, str] = {}
-        self.assumptions: list[str] = []
-        self.known = dict(values or {})  # name -> number
-        self.sources = dict(sources or {})
-
-    def symbol(self, name: str, description: str) -> sp.Symbol:
-        s = self.table.get(name)
-        if s is None:
-            s = sp.Symbol(name, positive=True)
-            self.table[name] = s
-            self.descriptions[name] = description
-        return s
-
-    def note(self, text: str) -> None:
-        key = text.split(", e.g. at line")[0]
-        if not any(a.split(", e.g. at line")[0] == key for a in self.assumptions):
-            self.assumptions.append(text)
-
-    def values(self) -> dict:
-        return {s: self.known[n] for n, s in self.table.items() if n in self.known}
-
-
-class _Defs:
-    """Definitions of the local variables of a function (for symbolic loop bounds and for
-    the provenance of local pointers)."""
-
-    def __init__(self, fn: ir.Function):
-        self.defs: dict = {}
-        if fn.body is None:
-            return
-        for st in fn.statements():
-            if isinstance(st, ir.DeclStmt):
-                self.defs.setdefault(st.var, []).append(st.init)
-            for e in st.exprs():
-                for x in e.walk():
-                    if isinstance(x, ir.Assign):
-                        t = _strip_casts(x.target)
-                        if isinstance(t, ir.VarRef):
-                            self.defs.setdefault(t.var, []).append(x.value if x.op == "=" else None)
-                    elif isinstance(x, ir.UnaryOp) and x.op in ("pre++", "pre--", "post++", "post--"):
-                        t = _strip_casts(x.operand)
-                        if isinstance(t, ir.VarRef):
-                            self.defs.setdefault(t.var, []).append(None)
-                    elif isinstance(x, ir.UnaryOp) and x.op == "&":
-                        t = _strip_casts(x.operand)
-                        if isinstance(t, ir.VarRef):
-                            self.defs.setdefault(t.var, []).append(None)
-
-    def single(self, v: ir.Variable) -> Optional[ir.Expr]:
-        d = self.defs.get(v)
-        if d and len(d) == 1 and d[0] is not None:
-            return d[0]
-        return None
-
-
-_BUILTIN_ZERO = ("threadIdx", "blockIdx")
-
-
-class _SymConv:
-    """IR expression -> sympy, for loop bounds and steps."""
-
-    def __init__(self, syms: _Symbols, defs: _Defs, param_names: set, bindings: Optional[dict] = None):
-        self.syms = syms
-        self.defs = defs
-        self.params = param_names
-        self.bindings = bindings or {}
-
-    def __call__(self, e: Optional[ir.Expr], depth: int = 0) -> Optional[sp.Expr]:
-        if e is None or depth > 30:
-            return None
-        c = self
-        d = depth + 1
-        if isinstance(e, ir.Const):
-            if isinstance(e.value, bool):
-                return sp.Integer(int(e.value))
-            if isinstance(e.value, int):
-                return sp.Integer(e.value)
-            if isinstance(e.value, float):
-                return sp.Integer(int(e.value)) if e.value.is_integer() else sp.nsimplify(e.value)
-            return None
-        if isinstance(e, ir.SizeOf):
-            return sp.Integer(e.value) if e.value is not None else None
-        if isinstance(e, ir.Cast):
-            return c(e.operand, d)
-        if isinstance(e, ir.TemplateParam):
-            return self.syms.symbol(e.name, f"template parameter {e.name}")
-        if isinstance(e, ir.Builtin):
-            if e.name == "warpSize":
-                return sp.Integer(32)
-            comp = "xyz".index(e.component) if e.component in ("x", "y", "z") else 0
-            if e.name in _BUILTIN_ZERO:
-                self.syms.note(f"{e.name}.{e.component} in a loop bound: counted for thread 0 of block 0")
-                return sp.Integer(0)
-            launch = self.syms.launch
-            if e.name == "blockDim" and launch is not None:
-                return sp.Integer(launch.block[comp])
-            if e.name == "gridDim" and launch is not None and launch.grid is not None:
-                return sp.Integer(launch.grid[comp])
-            name = f"{e.name}.{e.component}"
-            return self.syms.symbol(name, f"{name} (launch configuration not known)")
-        if isinstance(e, ir.VarRef):
-            v = e.var
-            if v.storage == "param" or v.name in self.params and v.storage == "param":
-                return self.syms.symbol(v.name, f"kernel parameter {v.name}")
-            if not v.file_scope:
-                init = self.defs.single(v)
-                if init is not None:
-                    r = c(init, d)
-                    if r is not None:
-                        return r
-            return self.syms.symbol(v.name, f"value of `{v.name}` (not a single expression)")
-        if isinstance(e, ir.Member) and not e.arrow:
-            root = _strip_casts(e.base)
-            if isinstance(root, ir.VarRef) and root.var.storage == "param":
-                name = f"{root.var.name}.{e.member}"  # a field of a struct passed by value
-                return self.syms.symbol(name, f"kernel parameter field {name}")
-            return None
-        if isinstance(e, ir.UnaryOp):
-            x = c(e.operand, d)
-            if x is None:
-                return None
-            if e.op == "-":
-                return -x
-            if e.op == "+":
-                return x
-            return None
-        if isinstance(e, ir.BinOp):
-            a, b = c(e.lhs, d), c(e.rhs, d)
-            if a is None or b is None:
-                return None
-            op = e.op
-            if op == "+":
-                return a + b
-            if op == "-":
-                return a - b
-            if op == "*":
-                return a * b
-            if op == "/":
-                if b == 0:
-                    return None
-                if a.is_Integer and b.is_Integer and not e.type.is_float:
-                    q = abs(int(a)) // abs(int(b))
-                    return sp.Integer(q if (int(a) >= 0) == (int(b) >= 0) else -q)
-                if not e.type.is_float and not (a / b).is_Integer:
-                    self.syms.note(f"integer division `{a}/{b}` in a trip count taken as exact")
-                return a / b
-            if op == "%" and a.is_Integer and b.is_Integer and b != 0:
-                return sp.Integer(constprop._cmod(int(a), int(b)))
-            if op == "<<" and b.is_Integer:
-                return a * 2 ** int(b)
-            if op == ">>" and b.is_Integer:
-                if a.is_Integer:
-                    return sp.Integer(int(a) >> int(b))
-                return a / 2 ** int(b)
-            return None
-        if isinstance(e, ir.Unknown) and not e.parts:
-            # A template argument the frontend left unevaluated (``TILE`` in ``f<32>``): its
-            # spelling names the binding.
-            text = (e.text or _source_text(e.range)).strip()
-            v = self.bindings.get(text)
-            if isinstance(v, int) and not isinstance(v, bool):
-                return sp.Integer(v)
-            if re.fullmatch(r"\d+[uUlL]*", text):
-                return sp.Integer(int(text.rstrip("uUlL")))
-            return None
-        if isinstance(e, ir.Call) and e.callee in ("min", "max", "std::min", "std::max", "umin",
-                                                   "umax") and len(e.args) == 2:
-            a, b = c(e.args[0], d), c(e.args[1], d)
-            if a is None or b is None:
-                return None
-            return sp.Min(a, b) if "min" in e.callee else sp.Max(a, b)
-        return None
-
-
-# --------------------------------------------------------------------------- induction
-
-
-@dataclass
-class _Induction:
-    var: ir.Variable
-    start: Optional[ir.Expr]
-    bound: ir.Expr
-    cmp: str
-    step: Optional[ir.Expr]  # None: +-1 given by sign
-    sign: int  # +1 or -1 for ++/--, or the sign applied to ``step``
-
-
-def _induction(loop: ir.Loop) -> Optional[_Induction]:
-    if loop.kind != "for" or loop.cond is None or loop.step is None:
-        return None
-    var = start = None
-    for s in loop.init:
-        if isinstance(s, ir.DeclStmt):
-            var, start = s.var, s.init
-        elif isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.Assign) and s.expr.op == "=" \
-                and isinstance(_strip_casts(s.expr.target), ir.VarRef):
-            var, start = _strip_casts(s.expr.target).var, s.expr.value
-    c = loop.cond
-    if not isinstance(c, ir.BinOp) or c.op not in ("<", "<=", ">", ">=", "!="):
-        return None
-    lhs, rhs = _strip_casts(c.lhs), _strip_casts(c.rhs)
-    cmp = c.op
-    if isinstance(lhs, ir.VarRef) and (var is None or lhs.var is var):
-        var, bound = lhs.var, c.rhs
-    elif isinstance(rhs, ir.VarRef) and (var is None or rhs.var is var):
-        var, bound = rhs.var, c.lhs
-        cmp = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[cmp]
-    else:
-        return None
-    st = loop.step
-    step: Optional[ir.Expr] = None
-    sign = 0
-    if isinstance(st, ir.UnaryOp) and isinstance(_strip_casts(st.operand), ir.VarRef) and \
-            _strip_casts(st.operand).var is var:
-        if st.op in ("pre++", "post++"):
-            sign = 1
-        elif st.op in ("pre--", "post--"):
-            sign = -1
-    elif isinstance(st, ir.Assign) and isinstance(_strip_casts(st.target), ir.VarRef) and \
-            _strip_casts(st.target).var is var:
-        if st.op in ("+=", "-="):
-            step, sign = st.value, (1 if st.op == "+=" else -1)
-        elif st.op == "=" and isinstance(st.value, ir.BinOp) and st.value.op in ("+", "-"):
-            b = st.value
-            if isinstance(_strip_casts(b.lhs), ir.VarRef) and _strip_casts(b.lhs).var is var:
-                step, sign = b.rhs, (1 if b.op == "+" else -1)
-            elif b.op == "+" and isinstance(_strip_casts(b.rhs), ir.VarRef) and \
-                    _strip_casts(b.rhs).var is var:
-                step, sign = b.lhs, 1
-    if sign == 0:
-        return None
-    if var in constprop.assigned_vars(loop.body):
-        return None
-    return _Induction(var, start, bound, cmp, step, sign)
-
-
-def _trip_name(conv: _SymConv, line: int, var: Optional[str]) -> str:
-    """The symbol for a trip count that cannot be expressed, named for what the user wrote:
-    ``trips(i)`` for the loop over ``i``, ``trips(line 148)`` for a loop without a counter
-    (the line is added when two loops share a counter's name)."""
-    desc = f"trip count of the loop at line {line}"
-    name = f"trips({var})" if var else f"trips(line {line})"
-    if name in conv.syms.table and conv.syms.descriptions.get(name) != desc:
-        name = f"trips({var}, line {line})"
-    return name
-
-
-def _trip(loop: ir.Loop, conv: _SymConv) -> tuple[Num, str, Optional[str]]:
-    """(trip count, how it was found, induction variable name)."""
-    ind = _induction(loop)
-    line = loop.range.line
-    if ind is None:
-        name = _trip_name(conv, line, None)
-        conv.syms.note(f"the loop at line {line} is not a counted for-loop: its trip count is the "
-                       f"symbol {name}")
-        return conv.syms.symbol(name, f"trip count of the loop at line {line}"), "unknown", None
-    start = conv(ind.start) if ind.start is not None else None
-    if ind.start is None:
-        start = conv.syms.symbol(ind.var.name, f"initial value of `{ind.var.name}`")
-    bound = conv(ind.bound)
-    step = sp.Integer(1) if ind.step is None else conv(ind.step)
-    if start is None or bound is None or step is None or step == 0:
-        what = "bound" if bound is None else ("start" if start is None else "step")
-        name = _trip_name(conv, line, ind.var.name)
-        why = "is 0" if step is not None and step == 0 else "cannot be expressed"
-        conv.syms.note(f"the {what} of the loop at line {line} {why}: its trip count is the "
-                       f"symbol {name}")
-        return conv.syms.symbol(name, f"trip count of the loop at line {line}"), "unknown", ind.var.name
-    step = step * ind.sign
-    diff = {"<": bound - start, "<=": bound - start, "!=": bound - start,
-            ">": start - bound, ">=": start - bound}[ind.cmp]
-    stride = step if ind.cmp in ("<", "<=", "!=") else -step
-    if diff.is_number and stride.is_number:
-        if stride <= 0:
-            conv.syms.note(f"the loop at line {line} does not terminate as written; counted once")
-            return 1, "constant", ind.var.name
-        q = sp.ceiling(diff / stride) if ind.cmp != "<=" and ind.cmp != ">=" else sp.floor(diff / stride) + 1
-        n = max(int(q), 0)
-        if ind.cmp == "!=" and (diff / stride) != q:
-            conv.syms.note(f"the loop at line {line} (`!=`) never meets its bound exactly")
-        return n, "constant", ind.var.name
-    trip = diff / stride + (1 if ind.cmp in ("<=", ">=") else 0)
-    trip = sp.simplify(trip)
-    return trip, "symbolic", ind.var.name
 
 
 # --------------------------------------------------------------------------- the walk
 
 
 class _Walker:
-    def __init__(self, fn: ir.Function, syms: _Symbols, global_params: Optional[set] = None,
+    def __init__(self, fn: ir.Function, syms: CountSymbols, global_params: Optional[set] = None,
                  depth_offset: int = 0, call_stack: tuple = (), cache: Optional[dict] = None):
         self.fn = fn
         self.syms = syms
-        self.defs = _Defs(fn)
-        self.conv = _SymConv(syms, self.defs, {p.name for p in fn.params}, fn.template_bindings)
+        self.defs = Definitions(fn)
+        self.conv = SymConv(syms, self.defs, {p.name for p in fn.params}, fn.template_bindings)
         self.call_stack = call_stack + (fn,)
         self.cache = cache if cache is not None else {}
         self.loops: list[LoopCount] = []
@@ -712,7 +215,7 @@ class _Walker:
     def _is_global_ptr(self, e: ir.Expr, g: Optional[set] = None) -> bool:
         """Whether ``e`` evaluates to an address in global memory."""
         g = self.global_vars if g is None else g
-        e = _strip_casts(e)
+        e = strip_casts(e)
         if isinstance(e, ir.VarRef):
             return e.var in g and (e.var.type.is_pointer or e.var.type.is_array)
         if isinstance(e, ir.BinOp) and e.op in ("+", "-"):
@@ -740,9 +243,9 @@ class _Walker:
     def _root_global(self, e: ir.Expr, g: Optional[set] = None) -> Optional[ir.Variable]:
         """For an lvalue expression: the global variable (or pointer) it accesses, or None."""
         g = self.global_vars if g is None else g
-        e = _strip_casts(e)
+        e = strip_casts(e)
         if isinstance(e, ir.Index):
-            base = _strip_casts(e.base)
+            base = strip_casts(e.base)
             if base.type.is_array and isinstance(base, (ir.Index, ir.Member, ir.UnaryOp)):
                 return self._root_global(base, g)
             return self._base_var(base) if self._is_global_ptr(base, g) else None
@@ -757,18 +260,18 @@ class _Walker:
         return None
 
     def _base_var(self, e: ir.Expr) -> Optional[ir.Variable]:
-        e = _strip_casts(e)
+        e = strip_casts(e)
         while True:
             if isinstance(e, ir.VarRef):
                 return e.var
             if isinstance(e, ir.BinOp):
-                e = _strip_casts(e.lhs if self._is_global_ptr(e.lhs) else e.rhs)
+                e = strip_casts(e.lhs if self._is_global_ptr(e.lhs) else e.rhs)
             elif isinstance(e, (ir.Index, ir.Member)):
-                e = _strip_casts(e.base)
+                e = strip_casts(e.base)
             elif isinstance(e, ir.UnaryOp):
-                e = _strip_casts(e.operand)
+                e = strip_casts(e.operand)
             elif isinstance(e, ir.Ternary):
-                e = _strip_casts(e.then)
+                e = strip_casts(e.then)
             else:
                 return None
 
@@ -838,7 +341,7 @@ class _Walker:
         init = Counts()
         for s in lp.init:
             init = init + self.stmt(s, stack)
-        trip, how, var = _trip(lp, self.conv)
+        trip, how, var = loop_trip(lp, self.conv)
         inner = stack + ((lp, trip),)
         pos = len(self.loops)
         body = self.block(lp.body, inner)
@@ -859,7 +362,7 @@ class _Walker:
                   body.load_bytes, body.store_bytes)
         if s is None or not any(isinstance(x, sp.Basic) and s in x.free_symbols for x in fields):
             return body.scaled(trip)
-        ind = _induction(lp)
+        ind = loop_header(lp)
         start = self.conv(ind.start) if ind is not None and ind.start is not None else None
         step = sp.Integer(1) if ind is not None and ind.step is None else \
             (self.conv(ind.step) if ind is not None else None)
@@ -870,7 +373,7 @@ class _Walker:
 
         def total(x: Num) -> Num:
             if not (isinstance(x, sp.Basic) and s in x.free_symbols):
-                return _mul(trip, x)
+                return scaled(trip, x)
             r = sp.expand(sp.summation(x.subs(s, at), (k, 0, trip - 1)))
             n = to_number(r)
             return n if n is not None else r
@@ -910,13 +413,13 @@ class _Walker:
             return self.expr(e.operand, stack)
         if isinstance(e, ir.Index):
             out = self.expr(e.index, stack)
-            base = _strip_casts(e.base)
+            base = strip_casts(e.base)
             # The row a[i] of a 2-D array is an address, not an access; a pointer stored in
             # memory (p[i] of a float**) is read.
             out = out + self.expr(base, stack, "addr" if base.type.is_array else "r")
             return out + self._access(e, stack, mode, size)
         if isinstance(e, ir.Member):
-            base = _strip_casts(e.base)
+            base = strip_casts(e.base)
             if e.arrow:
                 out = self.expr(base, stack)
                 if e.type.is_array:  # p->arr: the address of an array member
@@ -978,12 +481,12 @@ class _Walker:
     def _record(self, e: ir.Expr, var: ir.Variable, kind: str, nbytes, stack: tuple,
                 via: Optional[ir.Call] = None) -> None:
         idx: list[ir.Expr] = []
-        node = _strip_casts(e)
+        node = strip_casts(e)
         if isinstance(node, ir.Member) and not node.arrow:
-            node = _strip_casts(node.base)
+            node = strip_casts(node.base)
         while isinstance(node, ir.Index):
             idx.append(node.index)
-            base = _strip_casts(node.base)
+            base = strip_casts(node.base)
             if isinstance(base, ir.Index) and base.type.is_array:
                 node = base
                 continue
@@ -1000,8 +503,8 @@ class _Walker:
             out = out + self.expr(e.args[0], stack)
             p = e.args[0]
             if self._is_global_ptr(p):
-                var = self._base_var(_strip_casts(p).operand if isinstance(_strip_casts(p), ir.UnaryOp)
-                                     and _strip_casts(p).op == "&" else p)
+                var = self._base_var(strip_casts(p).operand if isinstance(strip_casts(p), ir.UnaryOp)
+                                     and strip_casts(p).op == "&" else p)
                 t = e.type
                 self._record(e, var or ir.Variable("?", t, "auto", e.range), "load", t.size, stack)
                 out = out + Counts(loads=1, load_bytes=t.size or 0)
@@ -1012,8 +515,8 @@ class _Walker:
             for a in e.args[1:]:
                 out = out + self.expr(a, stack)
             if self._is_global_ptr(p):
-                var = self._base_var(_strip_casts(p).operand if isinstance(_strip_casts(p), ir.UnaryOp)
-                                     and _strip_casts(p).op == "&" else p)
+                var = self._base_var(strip_casts(p).operand if isinstance(strip_casts(p), ir.UnaryOp)
+                                     and strip_casts(p).op == "&" else p)
                 self._record(e, var or ir.Variable("?", e.type, "auto", e.range), "atomic", e.type.size,
                              stack)
                 out = out + Counts(atomics=1, store_bytes=e.type.size or 0)
@@ -1054,31 +557,8 @@ class _Walker:
         return out
 
 
-_SOURCE_CACHE: dict = {}
 
 
-def _source_lines(path: str) -> list[str]:
-    lines = _SOURCE_CACHE.get(path)
-    if lines is None:
-        if len(_SOURCE_CACHE) > 64:
-            _SOURCE_CACHE.clear()
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                lines = f.read().splitlines()
-        except OSError:
-            lines = []
-        _SOURCE_CACHE[path] = lines
-    return lines
-
-
-def _source_text(r: ir.SourceRange) -> str:
-    """The text of a one-line range ("" when unavailable)."""
-    if not r.file or r.line <= 0 or r.end_line != r.line:
-        return ""
-    lines = _source_lines(r.file)
-    if r.line > len(lines):
-        return ""
-    return lines[r.line - 1][max(r.column - 1, 0):max(r.end_column - 1, 0)]
 
 
 def _callee_from_source(e: ir.Call) -> str:
@@ -1087,7 +567,7 @@ def _callee_from_source(e: ir.Call) -> str:
     r = e.range
     if not r.file or r.line <= 0:
         return ""
-    lines = _source_lines(r.file)
+    lines = source_lines(r.file)
     if r.line > len(lines):
         return ""
     m = _CALLEE_RE.match(lines[r.line - 1][max(r.column - 1, 0):])
@@ -1125,7 +605,7 @@ def count_function(fn: ir.Function, launch=None, params: Optional[dict] = None,
     of them, as for a kernel).
     """
     values, sources = _param_values(fn, launch, params)
-    syms = _Symbols(launch, values, sources)
+    syms = CountSymbols(launch, values, sources)
     w = _Walker(fn, syms, global_params)
     total = w.run()
     kc = KernelCounts(fn, total, w.loops, w.accesses, dict(syms.descriptions), syms.values(),
@@ -1145,7 +625,7 @@ def expr_counts(e: ir.Expr, fn: Optional[ir.Function] = None, launch=None) -> Co
     """Flops and global accesses of one evaluation of ``e`` (inside ``fn``, whose pointer
     parameters are taken as global)."""
     fn = fn or ir.Function("<expr>", "device", [], None, e.range)
-    syms = _Symbols(launch)
+    syms = CountSymbols(launch)
     w = _Walker(fn, syms, None)
     return w.expr(e, ())
 
@@ -1153,4 +633,3 @@ def expr_counts(e: ir.Expr, fn: Optional[ir.Function] = None, launch=None) -> Co
 def expr_flops(e: ir.Expr, fn: Optional[ir.Function] = None) -> Num:
     """Floating-point operations of one evaluation of ``e`` (see the module's table)."""
     return expr_counts(e, fn).flops
-

@@ -7,7 +7,7 @@ The result always says its source and lists what had to be assumed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from . import constprop, ir
 
@@ -146,3 +146,31 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
     assumptions.append("no launch configuration found; assumed the default block of 256 threads (1-D)")
     return LaunchConfig(DEFAULT_BLOCK, grid, smem, "default", "default 256 threads, 1-D",
                         assumptions, params_from(site), site)
+
+
+# Smaller 1-D blocks tried, largest first, when no launch configuration fixes the block and the
+# stated default makes the kernel index past the end of a shared array (it is written for
+# smaller blocks).
+FALLBACK_BLOCKS = ((128, 1, 1), (64, 1, 1), (32, 1, 1))
+
+
+def fit_block(launch: LaunchConfig, trial: Callable[[tuple], tuple[Any, list[str]]]) -> tuple[tuple, Any, str]:
+    """The block the per-thread facts (barriers, races) run with: ``(block, trial result, note)``.
+
+    ``trial(block)`` runs those facts for ``block`` and returns its result with the names of
+    the shared arrays it indexed past. ``launch.block`` is kept unless the block is the stated
+    default (``launch.source == "default"``) and overruns; then the largest of
+    ``FALLBACK_BLOCKS`` that stays inside the arrays is taken and ``note`` says so. Only a run of
+    every thread can tell an overrun, so the other facts (accesses, occupancy, CGMA) keep
+    ``launch.block``; ``explain`` states the switch once, with the race facts.
+    """
+    first, over = trial(tuple(launch.block))
+    if launch.source != "default" or not over:
+        return tuple(launch.block), first, ""
+    names = ", ".join(f"`{n}`" for n in over)
+    for b in FALLBACK_BLOCKS:
+        res, o = trial(b)
+        if not o:
+            return b, res, (f"no launch found: assumed {b[0]} threads per block, since "
+                            f"{launch.block[0]} would index past the end of shared {names}")
+    return tuple(launch.block), first, ""

@@ -43,40 +43,102 @@ def trip_count(start: int, bound: int, step: int, cmp: str) -> int:
     return max(n, 0) if n is not None else 0
 
 
-def induction(loop: ir.Loop) -> Optional[Induction]:
-    """Recognise the canonical counted for-loop; None for anything else."""
+@dataclass
+class LoopHeader:
+    """The parts of a counted for-loop ``for (var = start; var CMP bound; var += sign * step)``:
+    IR expressions, nothing evaluated. ``step`` None means 1 (``++``/``--``); ``start`` None
+    means the loop does not set ``var`` (it counts from whatever value ``var`` has)."""
+
+    var: ir.Variable
+    start: Optional[ir.Expr]
+    bound: ir.Expr
+    cmp: str
+    step: Optional[ir.Expr]
+    sign: int  # +1 or -1
+
+
+def strip_casts(e: ir.Expr) -> ir.Expr:
+    """``e`` without the casts around it."""
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    return e
+
+
+def loop_header(loop: ir.Loop, plain: bool = False) -> Optional[LoopHeader]:
+    """Recognise a counted for-loop whose body does not write its variable; None otherwise.
+
+    ``plain``: only the plain spelling counts (the variable set in the init statement, no
+    casts around it, ``var = var + k`` but not ``var = k + var``): the form the register and
+    local-memory models take as fully unrollable (:func:`induction`). Otherwise casts around
+    the variable are looked through and a loop may count from the variable's current value
+    (the trip counts of the FLOP count)."""
     if loop.kind != "for" or loop.cond is None or loop.step is None:
         return None
-    var = None
-    start_expr = None
+    strip = (lambda e: e) if plain else strip_casts
+    var = start = None
     for s in loop.init:
         if isinstance(s, ir.DeclStmt):
-            var, start_expr = s.var, s.init
-        elif isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.Assign) and \
-                isinstance(s.expr.target, ir.VarRef) and s.expr.op == "=":
-            var, start_expr = s.expr.target.var, s.expr.value
-    if var is None:
+            var, start = s.var, s.init
+        elif isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.Assign) and s.expr.op == "=" \
+                and isinstance(strip(s.expr.target), ir.VarRef):
+            var, start = strip(s.expr.target).var, s.expr.value
+    if var is None and plain:
         return None
     c = loop.cond
     if not isinstance(c, ir.BinOp) or c.op not in ("<", "<=", ">", ">=", "!="):
         return None
+    lhs, rhs = strip(c.lhs), strip(c.rhs)
     cmp = c.op
-    if isinstance(c.lhs, ir.VarRef) and c.lhs.var is var:
-        bound_expr = c.rhs
-    elif isinstance(c.rhs, ir.VarRef) and c.rhs.var is var:
-        bound_expr = c.lhs
+    if isinstance(lhs, ir.VarRef) and (var is None or lhs.var is var):
+        var, bound = lhs.var, c.rhs
+    elif isinstance(rhs, ir.VarRef) and (var is None or rhs.var is var):
+        var, bound = rhs.var, c.lhs
         cmp = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[cmp]
     else:
         return None
-    step = _step(loop.step, var)
-    if step is None:
+    st = loop.step
+    step: Optional[ir.Expr] = None
+    sign = 0
+    if isinstance(st, ir.UnaryOp) and isinstance(strip(st.operand), ir.VarRef) and \
+            strip(st.operand).var is var:
+        if st.op in ("pre++", "post++"):
+            sign = 1
+        elif st.op in ("pre--", "post--"):
+            sign = -1
+    elif isinstance(st, ir.Assign) and isinstance(strip(st.target), ir.VarRef) and \
+            strip(st.target).var is var:
+        if st.op in ("+=", "-="):
+            step, sign = st.value, (1 if st.op == "+=" else -1)
+        elif st.op == "=" and isinstance(st.value, ir.BinOp) and st.value.op in ("+", "-"):
+            b = st.value
+            if isinstance(strip(b.lhs), ir.VarRef) and strip(b.lhs).var is var:
+                step, sign = b.rhs, (1 if b.op == "+" else -1)
+            elif not plain and b.op == "+" and isinstance(strip(b.rhs), ir.VarRef) and \
+                    strip(b.rhs).var is var:
+                step, sign = b.lhs, 1
+    if sign == 0:
         return None
-    # The body must not write the induction variable.
     if var in constprop.assigned_vars(loop.body):
         return None
-    start = constprop.evaluate(start_expr, {})
-    bound = constprop.evaluate(bound_expr, {})
-    return Induction(var, _int(start), step, _int(bound), cmp, start_expr, bound_expr)
+    return LoopHeader(var, start, bound, cmp, step, sign)
+
+
+def induction(loop: ir.Loop) -> Optional[Induction]:
+    """The plain counted for-loop (:func:`loop_header` with ``plain``) with a constant step,
+    its start and bound evaluated where they are constants; None for anything else."""
+    h = loop_header(loop, plain=True)
+    if h is None:
+        return None
+    if h.step is None:
+        step = h.sign
+    else:
+        k = _int(constprop.evaluate(h.step, {}))
+        if k is None:
+            return None
+        step = h.sign * k
+    start = constprop.evaluate(h.start, {})
+    bound = constprop.evaluate(h.bound, {})
+    return Induction(h.var, _int(start), step, _int(bound), h.cmp, h.start, h.bound)
 
 
 def _int(v) -> Optional[int]:
@@ -85,27 +147,6 @@ def _int(v) -> Optional[int]:
     if isinstance(v, float):
         return int(v) if v.is_integer() else None
     return v
-
-
-def _step(e: ir.Expr, var: ir.Variable) -> Optional[int]:
-    if isinstance(e, ir.UnaryOp) and isinstance(e.operand, ir.VarRef) and e.operand.var is var:
-        if e.op in ("pre++", "post++"):
-            return 1
-        if e.op in ("pre--", "post--"):
-            return -1
-    if isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef) and e.target.var is var:
-        v = _int(constprop.evaluate(e.value, {}))
-        if e.op == "+=" and v is not None:
-            return v
-        if e.op == "-=" and v is not None:
-            return -v
-        if e.op == "=" and isinstance(e.value, ir.BinOp) and e.value.op in ("+", "-"):
-            b = e.value
-            if isinstance(b.lhs, ir.VarRef) and b.lhs.var is var:
-                k = _int(constprop.evaluate(b.rhs, {}))
-                if k is not None:
-                    return k if b.op == "+" else -k
-    return None
 
 
 def fully_unrolled(loop: ir.Loop, ind: Optional[Induction] = None) -> bool:

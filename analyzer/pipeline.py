@@ -1,6 +1,13 @@
 """From a file on disk to per-kernel facts: parse, lower to IR, resolve launches, analyse.
 
 Pure with respect to output: nothing here prints or decides severities (that is ``rules/``).
+
+The facts stage, read top to bottom in :func:`analyze_kernel`: one :class:`~.target.Target`
+per file (``FileAnalysis.target``, loaded in :func:`analyze_file`), one
+:class:`~.launch.LaunchConfig` per kernel (:func:`~.launch.launch_config`), then each fact
+module called explicitly, in order, into a typed field of :class:`KernelFacts`. Which facts are
+computed is decided by :func:`needed_facts` from the rules that will run (a run restricted to
+CL2xx computes no resources, occupancy, CGMA or race facts).
 """
 from __future__ import annotations
 
@@ -10,13 +17,19 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import ir
+from .accesses import AccessTable, analyze_accesses
+from .cgma import CgmaFacts, RooflineFacts, analyze_cgma, kernel_roofline
 from .launch import LaunchConfig, launch_config, resolve_launch_sites
 from .memory import VariableFact, kernel_variables
+from .source_text import source_lines
+from .resources import KernelOccupancy, ResourceFacts, kernel_occupancy, kernel_resources
+from .sync import KernelSync
+from .target import DEFAULT_ARCH, Target, load_target
 
 
 @dataclass
 class AnalysisOptions:
-    arch: str = "sm_90"
+    arch: str = DEFAULT_ARCH
     block: Optional[tuple[int, int, int]] = None
     grid: Optional[tuple[int, int, int]] = None
     dynamic_smem: Optional[int] = None
@@ -32,6 +45,9 @@ class AnalysisOptions:
     extra_args: list[str] = field(default_factory=list)
     use_ptxas: bool = True
     default_block: Optional[tuple[int, int, int]] = None  # config `default-block`: no launch found
+    # Facts to compute (names from ALL_FACTS); None = all. Set from the selected rules by
+    # ``needed_facts`` (see rules/runner.check_file).
+    facts: Optional[frozenset] = None
 
 
 @dataclass
@@ -42,13 +58,46 @@ class ParseProblem:
     file: str = ""
 
 
+# Every fact analyze_kernel can compute, in the order it computes them (and the order of
+# ``explain``'s JSON keys). ``variables`` are always computed.
+ALL_FACTS = ("accesses", "resources", "occupancy", "cgma", "roofline", "sync")
+# What each fact is computed from, besides IR, launch and target.
+_DEPENDS = {"occupancy": {"resources"}, "roofline": {"cgma"},
+            "cgma": {"accesses"}}  # CL502 reads the accesses' symbolic addresses
+# Facts each rule family reads (code prefix -> fact names). CL1xx reads the variables, which
+# the ptxas report corrects (local arrays kept in registers), hence ``resources``.
+_RULE_FACTS = {
+    "CL0": set(), "CL1": {"resources", "accesses"}, "CL2": {"accesses"}, "CL3": {"accesses"},
+    "CL4": {"resources", "occupancy"}, "CL5": {"cgma", "roofline"}, "CL6": {"sync"}, "CL7": set(),
+}
+
+
+def needed_facts(rule_codes=None) -> frozenset:
+    """The facts the given rules read (with what those facts are computed from); all facts
+    when ``rule_codes`` is None (``explain``, ``validate``, the editor)."""
+    if rule_codes is None:
+        return frozenset(ALL_FACTS)
+    need: set = set()
+    for code in rule_codes:
+        need |= _RULE_FACTS.get(code[:3], set(ALL_FACTS))  # an unknown family: everything
+    for f in list(need):
+        need |= _DEPENDS.get(f, set())
+    return frozenset(need)
+
+
 @dataclass
 class KernelFacts:
     function: ir.Function
     launch: LaunchConfig
     variables: list[VariableFact]
-    # Later analyses attach more facts here (accesses, cgma, resources, occupancy, ...).
-    extra: dict = field(default_factory=dict)
+    # Each is None when the run did not need it (see needed_facts); accesses and CGMA also
+    # when the kernel has no body.
+    accesses: Optional[AccessTable] = None
+    resources: Optional[ResourceFacts] = None
+    occupancy: Optional[KernelOccupancy] = None
+    cgma: Optional[CgmaFacts] = None
+    roofline: Optional[RooflineFacts] = None
+    sync: Optional[KernelSync] = None  # barriers, races, warp divergence
     skipped: Optional[str] = None  # why the kernel could not be analysed
 
     @property
@@ -62,8 +111,10 @@ class KernelFacts:
             "launch": self.launch.to_json(),
             "variables": [v.to_json() for v in self.variables],
         }
-        for k, v in self.extra.items():
-            out[k] = v.to_json() if hasattr(v, "to_json") else v
+        for k in ALL_FACTS:
+            v = getattr(self, k)
+            if v is not None:
+                out[k] = v.to_json()
         if self.skipped:
             out["skipped"] = self.skipped
         return out
@@ -80,6 +131,7 @@ class FileAnalysis:
     source: str = ""
     seconds: float = 0.0
     options: Optional[AnalysisOptions] = None
+    target: Optional[Target] = None  # the file's one Target (``opts.arch``), for facts and rules
     dependencies: list[str] = field(default_factory=list)  # files #included (for the result cache)
 
     @property
@@ -167,24 +219,45 @@ def _callees(fn: ir.Function) -> list[ir.Function]:
     return out
 
 
-def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, opts: AnalysisOptions) -> KernelFacts:
-    launch = launch_config(kernel, tu, opts.block, opts.grid, opts.dynamic_smem, opts.default_block)
+def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchConfig,
+                   target: Target, params: dict, opts: AnalysisOptions,
+                   needs: frozenset = frozenset(ALL_FACTS)) -> KernelFacts:
+    """Every fact of one kernel, in order. ``params`` are the ``--param`` values; ``needs``
+    the facts to compute (:func:`needed_facts`)."""
     variables = kernel_variables(kernel, launch)
     kf = KernelFacts(kernel, launch, variables)
-    _load_providers()
-    for provider in FACT_PROVIDERS:
-        provider(kf, tu, opts)
-    _reconcile_with_ptxas(kf)
+    has_body = kernel.body is not None
+    if "accesses" in needs and has_body:
+        kf.accesses = _accesses(kf, target, params)
+    if "resources" in needs:
+        kf.resources = kernel_resources(kernel, variables, tu, target, opts)
+        if "occupancy" in needs:
+            kf.occupancy = kernel_occupancy(kernel, launch, tu, kf.resources, target)
+        _reconcile_with_ptxas(kf)
+    if "cgma" in needs and has_body:
+        kf.cgma = analyze_cgma(kernel, launch, params, source_lines(kernel.range.file), kf.accesses)
+        if "roofline" in needs:
+            kf.roofline = kernel_roofline(kf.cgma, opts)
+    if "sync" in needs:
+        kf.sync = KernelSync(kernel, launch, {**launch.param_values, **params})
     return kf
+
+
+def _accesses(kf: KernelFacts, target: Target, params: dict) -> AccessTable:
+    try:
+        return analyze_accesses(kf.function, kf.launch, kf.variables, target, params)
+    except RecursionError:
+        return AccessTable([], kernel=kf.name, error="expression too deep to analyse")
+    except Exception as exc:  # a bug here must not take the file's other facts down with it
+        return AccessTable([], kernel=kf.name, error=f"access analysis failed: {type(exc).__name__}: {exc}")
 
 
 def _reconcile_with_ptxas(kf: KernelFacts) -> None:
     """The compiler has the last word: when ptxas reports no local memory at all, arrays the
     source-level model put in local memory were kept in registers (e.g. a single run-time read
     turned into predicated selects)."""
-    res = kf.extra.get("resources")
-    data = res.to_json() if hasattr(res, "to_json") else res
-    if not isinstance(data, dict) or data.get("registers_source") != "ptxas" or data.get("local_bytes"):
+    res = kf.resources
+    if res is None or res.registers_source != "ptxas" or res.local_bytes:
         return
     for v in kf.variables:
         if v.memory == "local" and v.storage == "auto":
@@ -194,23 +267,10 @@ def _reconcile_with_ptxas(kf: KernelFacts) -> None:
             v.forcing_access = None
 
 
-# Functions (kernel_facts, tu, options) -> None that attach further facts to KernelFacts.extra.
-# Analyses register themselves here so the pipeline does not need to know each of them.
-FACT_PROVIDERS: list = []
-# Modules (relative to this package) that append their provider to FACT_PROVIDERS on import.
-PROVIDER_MODULES: list = ["accesses", "resources", "cgma"]
-
-
-def _load_providers() -> None:
-    import importlib
-    for m in PROVIDER_MODULES:
-        importlib.import_module(f".{m}", __package__)
-
-
 def analyze_file(path: str, opts: Optional[AnalysisOptions] = None) -> FileAnalysis:
     opts = opts or AnalysisOptions()
     t0 = time.perf_counter()
-    fa = FileAnalysis(path=path, options=opts)
+    fa = FileAnalysis(path=path, options=opts, target=load_target(opts.arch))  # ValueError: unknown arch
     source, err = _read_source(path)
     if source is None:
         fa.error = ParseProblem(err or "cannot read file", 0, 0, path)
@@ -228,13 +288,16 @@ def analyze_file(path: str, opts: Optional[AnalysisOptions] = None) -> FileAnaly
     if tu is not None:
         tu.notes.extend(fa.notes)
         resolve_launch_sites(tu)
+        needs = opts.facts if opts.facts is not None else frozenset(ALL_FACTS)
+        params = dict(opts.params or {})
         bad = {name for name, _ in fa.kernel_errors}
         for k in tu.kernels:
+            launch = launch_config(k, tu, opts.block, opts.grid, opts.dynamic_smem, opts.default_block)
             if k.display_name in bad:
-                kf = KernelFacts(k, launch_config(k, tu, opts.block, opts.grid, opts.dynamic_smem, opts.default_block), [])
+                kf = KernelFacts(k, launch, [])
                 kf.skipped = "clang reported errors inside this kernel"
                 fa.kernels.append(kf)
                 continue
-            fa.kernels.append(analyze_kernel(k, tu, opts))
+            fa.kernels.append(analyze_kernel(k, tu, launch, fa.target, params, opts, needs))
     fa.seconds = time.perf_counter() - t0
     return fa

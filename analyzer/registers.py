@@ -3,7 +3,7 @@
 When a CUDA compiler is available cudalint compiles the file for the target architecture and
 reads ptxas' resource report (``nvcc -cubin -arch=sm_XX -Xptxas -v``)::
 
-    ptxas info    : Compiling entry function '_Z12occ_smem_40kPKfPfi' for 'sm_90'
+    ptxas info    : Compiling entry function '_Z12occ_smem_40kPKfPfi' for 'sm_80'
     ptxas info    : Function properties for _Z12occ_smem_40kPKfPfi
         0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
     ptxas info    : Used 25 registers, used 1 barriers, 40960 bytes smem
@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
+
+from .target import DEFAULT_ARCH
 
 __all__ = [
     "KernelResources",
@@ -503,7 +505,7 @@ def _source_digest(path: Path, include_dirs: Sequence[str]) -> str:
 # --------------------------------------------------------------------------- main entry
 def ptxas_resources(
     path: os.PathLike[str] | str,
-    arch: str = "sm_90",
+    arch: str = DEFAULT_ARCH,
     include_dirs: Sequence[str | os.PathLike[str]] = (),
     defines: Sequence[str] = (),
     extra_args: Sequence[str] = (),

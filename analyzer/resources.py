@@ -1,14 +1,13 @@
 """Per-kernel resources (registers, shared and local memory) and the occupancy they allow.
 
-A pipeline fact provider (:func:`resources_provider`, registered in ``FACT_PROVIDERS``) that
-attaches two facts to every analysed kernel:
+Two facts of every analysed kernel, which the pipeline stores in ``KernelFacts``:
 
-``kf.extra["resources"]`` (:class:`ResourceFacts`)
+``resources`` (:func:`kernel_resources` -> :class:`ResourceFacts`)
     registers per thread, where they come from (``"ptxas"``: the compiler's own report for this
     kernel and architecture; ``"estimate"``: the IR-based estimate below, always marked as such
     with an assumption), static shared memory, local memory (stack frame + spills) and spills.
 
-``kf.extra["occupancy"]`` (:class:`KernelOccupancy`)
+``occupancy`` (:func:`kernel_occupancy` -> :class:`KernelOccupancy`)
     :func:`cudalint.analyzer.occupancy.compute_occupancy` for the kernel's launch configuration
     (``kf.launch``: block and dynamic shared memory), in DESIGN.md's ``occupancy`` JSON shape,
     plus where the launch and the registers came from, the changes that reach the next step,
@@ -58,7 +57,6 @@ __all__ = [
     "kernel_resources",
     "kernel_occupancy",
     "kernel_launch_sites",
-    "resources_provider",
 ]
 
 
@@ -682,8 +680,10 @@ def _local_from_source(variables: list) -> int:
     return sum(v.bytes or 0 for v in variables if v.memory == "local" and v.storage == "auto")
 
 
-def kernel_resources(kf, tu: Optional[ir.TranslationUnit], opts, target) -> ResourceFacts:
-    fn: ir.Function = kf.function
+def kernel_resources(fn: ir.Function, variables: list, tu: Optional[ir.TranslationUnit], target,
+                     opts) -> ResourceFacts:
+    """Registers (ptxas when it can compile the file, else the estimate), shared and local
+    memory of one kernel. ``opts`` supplies the compile flags (include dirs, defines, std)."""
     arch = target.arch
     assumptions: list[str] = []
     notes: list[str] = []
@@ -723,7 +723,7 @@ def kernel_resources(kf, tu: Optional[ir.TranslationUnit], opts, target) -> Reso
             assumptions=assumptions, notes=notes)
 
     try:
-        est = estimate_registers(fn, kf.variables, target)
+        est = estimate_registers(fn, variables, target)
     except Exception as e:  # an IR shape the estimate does not know must not stop the analysis
         est = RegisterEstimate(0, fn.range.line, {}, [
             f"registers per thread unknown: no ptxas report and the estimate failed "
@@ -738,10 +738,10 @@ def kernel_resources(kf, tu: Optional[ir.TranslationUnit], opts, target) -> Reso
         notes.append(f"__launch_bounds__({', '.join(str(x) for x in lb if x)}) caps registers at {cap} "
                      f"per thread; ptxas would spill the other {regs - cap}")
         regs = cap
-    static = _static_smem_from_source(kf.variables)
-    _, _, promoted = _array_classes(kf.variables)
-    local = _local_from_source([v for v in kf.variables if v.name not in promoted])
-    unknown = [v.name for v in kf.variables if v.memory == "shared" and v.storage == "shared" and v.bytes is None]
+    static = _static_smem_from_source(variables)
+    _, _, promoted = _array_classes(variables)
+    local = _local_from_source([v for v in variables if v.name not in promoted])
+    unknown = [v.name for v in variables if v.memory == "shared" and v.storage == "shared" and v.bytes is None]
     if unknown:
         assumptions.append(f"size of __shared__ {', '.join(unknown)} unknown; counted as 0 bytes")
     barriers = 1 if any(isinstance(s, ir.Barrier) and s.scope == "block" for s in fn.statements()) else 0
@@ -753,19 +753,20 @@ def kernel_resources(kf, tu: Optional[ir.TranslationUnit], opts, target) -> Reso
         estimate_detail={"peak_line": est.peak_line, **est.detail}, assumptions=assumptions, notes=notes)
 
 
-def kernel_launch_sites(kf, tu: Optional[ir.TranslationUnit]) -> list[ir.LaunchSite]:
+def kernel_launch_sites(fn: ir.Function, tu: Optional[ir.TranslationUnit]) -> list[ir.LaunchSite]:
     """The launch sites of this kernel (instantiation) in the file."""
     if tu is None:
         return []
     from .launch import site_matches
 
-    return [s for s in tu.launches if site_matches(s, kf.function)]
+    return [s for s in tu.launches if site_matches(s, fn)]
 
 
-def kernel_occupancy(kf, tu: Optional[ir.TranslationUnit], res: ResourceFacts, target) -> KernelOccupancy:
+def kernel_occupancy(fn: ir.Function, lc, tu: Optional[ir.TranslationUnit], res: ResourceFacts,
+                     target) -> KernelOccupancy:
+    """Occupancy of the kernel for its launch ``lc`` (and every other launch site's shape)."""
     from .occupancy import compute_occupancy, next_step
 
-    lc = kf.launch
     threads = lc.threads_per_block
     dyn = lc.dynamic_smem or 0
     assumptions: list[str] = []
@@ -784,7 +785,7 @@ def kernel_occupancy(kf, tu: Optional[ir.TranslationUnit], res: ResourceFacts, t
     others: list[SiteOccupancy] = []
     if lc.source == "launch-site":
         seen = {(lc.block, lc.dynamic_smem)}
-        for s in kernel_launch_sites(kf, tu):
+        for s in kernel_launch_sites(fn, tu):
             if s.block is None or s is lc.site:
                 continue
             key = (s.block, s.dynamic_smem)
@@ -795,26 +796,3 @@ def kernel_occupancy(kf, tu: Optional[ir.TranslationUnit], res: ResourceFacts, t
             others.append(SiteOccupancy(s, compute_occupancy(target, t, res.registers, res.static_smem_bytes,
                                                              s.dynamic_smem or 0)))
     return KernelOccupancy(result, lc.source, res.registers_source, steps, others, assumptions)
-
-
-def resources_provider(kf, tu: Optional[ir.TranslationUnit], opts) -> None:
-    """Pipeline fact provider: ``kf.extra["resources"]`` and ``kf.extra["occupancy"]``."""
-    from .target import load_target
-
-    try:
-        target = load_target(getattr(opts, "arch", "sm_90") or "sm_90")
-    except ValueError:
-        return  # the CLI reports an unknown architecture itself
-    res = kernel_resources(kf, tu, opts, target)
-    kf.extra["resources"] = res
-    kf.extra["occupancy"] = kernel_occupancy(kf, tu, res, target)
-
-
-def _register() -> None:
-    from . import pipeline
-
-    if resources_provider not in pipeline.FACT_PROVIDERS:
-        pipeline.FACT_PROVIDERS.append(resources_provider)
-
-
-_register()

@@ -4,8 +4,8 @@ The figures live in ``analyzer/data/targets.json`` (one entry per compute capabi
 field with its source). This module turns an entry into a frozen :class:`Target` and parses
 the many ways an architecture is spelled on a command line::
 
-    load_target("sm_90")      load_target("sm90")      load_target("90")
-    load_target("9.0")        load_target("compute_90")
+    load_target("sm_80")      load_target("sm80")      load_target("80")
+    load_target("8.0")        load_target("compute_80")
     load_target("sm_90a")     load_target("sm_100a")   load_target("sm_100f")
 
 Architecture-specific suffixes (``a``, ``f``) keep the compute capability's limits but are
@@ -21,7 +21,11 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping, Optional
 
-__all__ = ["Target", "load_target", "known_archs", "known_ccs", "parse_arch", "all_targets"]
+__all__ = ["DEFAULT_ARCH", "Target", "load_target", "known_archs", "known_ccs", "parse_arch", "all_targets"]
+
+
+# The architecture every command analyses for unless told otherwise (``--arch``, config).
+DEFAULT_ARCH = "sm_90"
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,7 @@ class Target:
     """Limits of one compute capability (sizes in bytes unless the name says otherwise)."""
 
     cc: str  # "9.0"
-    arch: str  # "sm_90" (or "sm_90a" when asked for that spelling)
+    arch: str  # canonical sm_XY spelling (sm_90a when asked for that spelling)
     family: str
     warp_size: int
     max_threads_per_block: int

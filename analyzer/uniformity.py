@@ -21,7 +21,7 @@ inside a thread-dependent ``if``, in a loop with a per-thread trip count, or aft
 thread-dependent ``return``/``break``.
 
 **Warp uniformity** is decided concretely for the launch (``warp_divergence``): the kernel is
-run for the launch's blocks by the per-thread interpreter of ``analyzer/races.py`` and every
+run for the launch's blocks by the per-thread interpreter of ``analyzer/simt.py`` and every
 ``if`` records, per execution, how many warps had active threads on both sides.
 ``threadIdx.x / 32 == 0`` splits none, ``threadIdx.x % 2`` splits every warp, and a boundary
 check ``i < n`` splits exactly the warps that straddle ``n`` (2,000 elements in 512-thread
@@ -34,6 +34,7 @@ from typing import Optional
 
 from . import ir
 from .cfg import BLOCK_BARRIER_CALLS, BRANCH, CFG, LOOP_COND, SWITCH, Node
+from .simt import branch_divergence
 
 # Calls whose result differs between the threads of a block.
 DIVERGENT_CALLS_PREFIX = ("atomic", "__atomic", "__shfl", "__ballot", "__any", "__all", "__match",
@@ -448,8 +449,6 @@ class DivergenceFacts:
 def warp_divergence(kernel: ir.Function, block: tuple, grid: Optional[tuple], params: dict,
                     uni: Optional[Uniformity] = None) -> DivergenceFacts:
     """Run the kernel over the launch and measure every ``if`` (see :class:`WarpSplit`)."""
-    from .races import branch_divergence
-
     uni = uni or Uniformity(kernel)
     sim, whole = branch_divergence(kernel, block, grid, params, uniform=_uniform_fn(uni))
     out = DivergenceFacts(complete=sim.complete, whole_grid=whole, blocks=len(sim.ts.blocks))

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from cudalint.analyzer.accesses import analyze_accesses
+from cudalint.analyzer.target import DEFAULT_ARCH
 from cudalint.analyzer.launch import launch_config, resolve_launch_sites
 from cudalint.analyzer.memory import kernel_variables
 from cudalint.analyzer.pipeline import AnalysisOptions, FileAnalysis, _read_source, lower
@@ -42,7 +43,7 @@ def measure(path: str, repeat: int) -> tuple[float, float]:
             work.append((k, lc, kernel_variables(k, lc)))
         t2 = time.perf_counter()
         for k, lc, vs in work:
-            analyze_accesses(k, lc, vs, "sm_90", {})
+            analyze_accesses(k, lc, vs, DEFAULT_ARCH, {})
         t3 = time.perf_counter()
         best_parse = min(best_parse, t1 - t0)
         best_acc = min(best_acc, t3 - t2)

@@ -16,6 +16,8 @@ from typing import Any, Optional
 
 import typer
 
+from ..analyzer.target import DEFAULT_ARCH
+
 __all__ = ["occupancy_command", "render_text", "write_plot"]
 
 _FORMATS = ("text", "json")
@@ -35,7 +37,7 @@ def _fail(msg: str, code: int = 2) -> "typer.Exit":
 
 
 def occupancy_command(
-    arch: str = typer.Option("sm_90", "--arch", help="Target architecture: sm_XX, XX, X.Y or compute_XX (sm_10 ... sm_121)."),
+    arch: str = typer.Option(DEFAULT_ARCH, "--arch", help="Target architecture: sm_XX, XX, X.Y or compute_XX (sm_10 ... sm_121)."),
     threads: int = typer.Option(..., "--threads", min=1, help="Threads per block (the product of the block's dimensions)."),
     regs: int = typer.Option(..., "--regs", min=0, help="Registers per thread, as ptxas reports them (0 = unknown, not limiting)."),
     smem: int = typer.Option(0, "--smem", min=0, help="Static shared memory per block in bytes (__shared__ arrays)."),
@@ -48,7 +50,7 @@ def occupancy_command(
     arch, threads, regs = _v(arch), _v(threads), _v(regs)
     smem, dynamic_smem = _v(smem) or 0, _v(dynamic_smem) or 0
     output_format, plot = (_v(output_format) or "text"), _v(plot)
-    arch = arch or "sm_90"
+    arch = arch or DEFAULT_ARCH
 
     from ..analyzer.occupancy import compute_occupancy, next_step
     from ..analyzer.target import load_target

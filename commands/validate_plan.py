@@ -368,7 +368,7 @@ def offset_bounds(offset, elem_bytes: int, env: dict) -> Optional[tuple[float, f
 
 def buffer_bounds(kf, params: Optional[dict] = None) -> dict[str, BufferBound]:
     """Per pointer parameter of the kernel: the byte range its accesses can touch over the grid."""
-    tab = kf.extra.get("accesses")
+    tab = kf.accesses
     out: dict[str, BufferBound] = {}
     for p in kf.function.params:
         if p.type.kind == "pointer":

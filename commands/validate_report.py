@@ -96,19 +96,19 @@ def weighted_mean(table, space: str, kind: str, field_name: str, env: Optional[d
 def predictions(kf, params: Optional[dict] = None) -> dict:
     """What cudalint predicts for kernel facts ``kf`` (the numbers ``validate`` checks)."""
     out: dict = {}
-    res = kf.extra.get("resources")
+    res = kf.resources
     if res is not None:
         out["registers"] = res.registers
         out["registers_source"] = res.registers_source
         out["local_bytes"] = res.local_bytes
         out["static_smem_bytes"] = res.static_smem_bytes
-    occ = kf.extra.get("occupancy")
+    occ = kf.occupancy
     if occ is not None and occ.result is not None:
         r = occ.result
         out["occupancy_pct"] = 100.0 * r.occupancy
         out["blocks_per_sm"] = r.active_blocks_per_sm
         out["occupancy_limiters"] = list(r.limiters)
-    tab = kf.extra.get("accesses")
+    tab = kf.accesses
     env = None
     ev = getattr(tab, "evaluator", None)
     if ev is not None and kf.launch.grid is not None:

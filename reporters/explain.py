@@ -8,6 +8,7 @@ from typing import Optional
 from .. import __version__
 from ..analyzer.pipeline import FileAnalysis
 from .explain_text import renderer
+from .sync_text import render_sync_text
 
 
 def explain_json(analyses: list[FileAnalysis], arch: str) -> dict:
@@ -35,6 +36,7 @@ def render_explain_text(analyses: list[FileAnalysis], arch: str, color: bool = F
     from rich.console import Console
     from rich.markup import escape as esc
     from rich.table import Table
+    from rich.text import Text
 
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=color, no_color=not color, width=120,
@@ -66,9 +68,11 @@ def render_explain_text(analyses: list[FileAnalysis], arch: str, color: bool = F
                 t.add_row(esc(v.name if v.function == k.name else f"{v.function}::{v.name}"), str(v.line),
                           v.memory, v.scope, v.lifetime, _fmt_bytes(v.bytes), esc(why))
             console.print(t)
-            for key, val in k.extra.items():
+            for val in (k.accesses, k.resources, k.occupancy, k.cgma, k.roofline):
                 render = renderer(val)
                 if render is not None:
                     console.print(render())
+            if k.sync is not None:
+                console.print(Text(render_sync_text(k.sync)))  # verbatim: no markup
             console.print("")
     return buf.getvalue()

@@ -139,7 +139,7 @@ def plot_kernels(analyses, path, opts=None):
     points = []
     for fa in analyses:
         for k in fa.kernels:
-            rf = k.extra.get("roofline")
+            rf = k.roofline
             if rf is None or rf.point is None:
                 continue
             device = device or rf.point.device

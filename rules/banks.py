@@ -70,7 +70,7 @@ def _padding(ctx: RuleContext, k, a):
     extents = var.type.array_extents()
     if len(extents) < 2 or any(e is None for e in extents):
         return None
-    tab = k.extra.get("accesses")
+    tab = k.accesses
     ev = getattr(tab, "evaluator", None)
     target = getattr(tab, "target", None)
     if ev is None:
@@ -144,7 +144,7 @@ def warp_synchronous(ctx: RuleContext):
     me = RULES["CL302"]
     seen = set()
     for k in ctx.kernels:
-        tab = k.extra.get("accesses")
+        tab = k.accesses
         for h in getattr(tab, "hazards", []) or []:
             load, store = h.load, h.store
             r = load.node.range

@@ -12,15 +12,11 @@ from typing import Optional
 
 from ..analyzer import ir
 from ..analyzer.cfg import BRANCH, BREAK, CONTINUE, LOOP_COND, RETURN, CFG, functions_with_barrier
-from ..analyzer.races import _uses_thread_dims, kernel_sync
+from ..analyzer.sync import uses_thread_dims
 from ..analyzer.uniformity import Uniformity
 from .context import RuleContext
 from .diagnostic import Location, Related
 from .registry import RULES, rule
-
-
-def _sync(ctx: RuleContext, kf):
-    return kernel_sync(kf, ctx.analysis.options)
 
 
 def _text(ctx: RuleContext, e: Optional[ir.Expr], limit: int = 60) -> str:
@@ -90,7 +86,9 @@ def divergent_barrier(ctx: RuleContext):
     me = RULES["CL601"]
     seen = set()
     for kf in ctx.kernels:
-        ks = _sync(ctx, kf)
+        ks = kf.sync
+        if ks is None:
+            continue
         events = {}
         try:
             for ev in ks.sim.barriers:
@@ -193,7 +191,9 @@ def shared_race(ctx: RuleContext):
     # reports once, with the other conflicting accesses as related locations.
     by_loc: dict = {}  # (line, column) of the reported access -> its races, in order met
     for kf in ctx.kernels:
-        ks = _sync(ctx, kf)
+        ks = kf.sync
+        if ks is None:
+            continue
         for r in ks.races:
             if r.back_edge is not None or r.warp_confined:
                 continue
@@ -274,7 +274,9 @@ def loop_race(ctx: RuleContext):
     me = RULES["CL603"]
     seen = set()
     for kf in ctx.kernels:
-        ks = _sync(ctx, kf)
+        ks = kf.sync
+        if ks is None:
+            continue
         plain = {(id(r.a), id(r.b)) for r in ks.races if r.back_edge is None and not r.warp_confined}
         for r in ks.races:
             if r.back_edge is None or (id(r.a), id(r.b)) in plain or (id(r.b), id(r.a)) in plain:
@@ -337,7 +339,9 @@ def warp_divergence_rule(ctx: RuleContext):
     thr = float(ctx.option(me, "min-fraction") or 0.25)
     min_side = float(ctx.option(me, "min-minority") or 0.125)
     for kf in ctx.kernels:
-        ks = _sync(ctx, kf)
+        ks = kf.sync
+        if ks is None:
+            continue
         if kf.launch.source == "default" and _uses_dims(kf.function):
             continue  # a 2-D/3-D kernel without a known block shape: counts would be made up
         div = ks.divergence
@@ -367,7 +371,7 @@ def warp_divergence_rule(ctx: RuleContext):
 
 
 def _uses_dims(fn: ir.Function) -> bool:
-    return _uses_thread_dims(fn, ("y", "z"))
+    return uses_thread_dims(fn, ("y", "z"))
 
 
 def _predicable(s: ir.If, budget: Optional[list] = None) -> bool:

@@ -1,6 +1,6 @@
 """CL5xx: CGMA, roofline and tiling opportunities (seed sections 5.1, 5.3, 5.4).
 
-Both rules read ``kf.extra["cgma"]`` and ``kf.extra["roofline"]`` (:mod:`cudalint.analyzer.cgma`).
+Both rules read ``kf.cgma`` and ``kf.roofline`` (:mod:`cudalint.analyzer.cgma`).
 
 CL501 is *info*, and only for kernels with a hot loop (the outermost loop that reads or writes
 global memory) that does floating-point work and whose trip count grows with the problem (not a
@@ -83,8 +83,8 @@ __global__ void matmul(const float* M, const float* N, float* P, int w) {
 def memory_bound_kernel(ctx: RuleContext):
     me = RULES["CL501"]
     for k in ctx.kernels:
-        c = k.extra.get("cgma")
-        rf = k.extra.get("roofline")
+        c = k.cgma
+        rf = k.roofline
         if c is None or rf is None or rf.point is None or rf.point.bound != "memory":
             continue
         if not _has_work(c):
@@ -141,7 +141,7 @@ for (int k = 0; k < w; ++k)
 def tiling_opportunity(ctx: RuleContext):
     me = RULES["CL502"]
     for k in ctx.kernels:
-        c = k.extra.get("cgma")
+        c = k.cgma
         if c is None:
             continue
         block = k.launch.block

@@ -39,7 +39,7 @@ class RuleContext:
     @staticmethod
     def accesses(k: KernelFacts) -> list:
         """The kernel's memory accesses (empty when the access facts were not computed)."""
-        tab = k.extra.get("accesses")
+        tab = k.accesses
         return list(tab) if tab is not None else []
 
     def grouped_accesses(self, pred):

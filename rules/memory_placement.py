@@ -63,7 +63,7 @@ _SELECT_WORDS = 32
 
 
 def _small_without_ptxas(k, v) -> bool:
-    res = k.extra.get("resources")
+    res = k.resources
     from_ptxas = getattr(res, "registers_source", None) == "ptxas"
     return not from_ptxas and v.bytes is not None and v.bytes <= 4 * _SELECT_WORDS
 

@@ -43,8 +43,8 @@ def low_occupancy(ctx: RuleContext):
     me = RULES["CL401"]
     threshold = _fraction(ctx.option(me, "min_occupancy"), 0.5)
     for k in ctx.kernels:
-        occ = k.extra.get("occupancy")
-        res = k.extra.get("resources")
+        occ = k.occupancy
+        res = k.resources
         if occ is None or res is None or occ.launch_source not in _KNOWN_SOURCES:
             continue
         r = occ.result
@@ -128,8 +128,8 @@ def launch_cannot_run(ctx: RuleContext):
     from ..analyzer.occupancy import compute_occupancy
 
     for k in ctx.kernels:
-        occ = k.extra.get("occupancy")
-        res = k.extra.get("resources")
+        occ = k.occupancy
+        res = k.resources
         if occ is None or res is None or occ.launch_source not in _KNOWN_SOURCES:
             continue
         cases = []

@@ -6,11 +6,10 @@ import signal
 import threading
 import traceback
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
-from ..analyzer.pipeline import AnalysisOptions, FileAnalysis, analyze_file
-from ..analyzer.target import Target, load_target
+from ..analyzer.pipeline import AnalysisOptions, FileAnalysis, analyze_file, needed_facts
 from .context import RuleContext
 from .diagnostic import Diagnostic, FileResult, Location
 from .registry import RULES, all_rules
@@ -57,7 +56,7 @@ def _with_hint(message: str) -> str:
     return message
 
 
-def check_analysis(fa: FileAnalysis, target: Target, copts: CheckOptions) -> FileResult:
+def check_analysis(fa: FileAnalysis, copts: CheckOptions) -> FileResult:
     all_rules()  # make sure every rule module is registered
     res = FileResult(path=fa.path, notes=list(fa.notes))
     if fa.error is not None:
@@ -70,7 +69,7 @@ def check_analysis(fa: FileAnalysis, target: Target, copts: CheckOptions) -> Fil
                                       e.line, e.column, kname))
     if fa.kernel_errors:
         res.error = "clang errors inside kernels"
-    ctx = RuleContext(fa, target, copts.rule_options, copts.severity_overrides)
+    ctx = RuleContext(fa, fa.target, copts.rule_options, copts.severity_overrides)
     for rule in all_rules():
         if rule.check is None or not copts.enabled(rule.code):
             continue
@@ -123,10 +122,12 @@ def check_file(path: str, aopts: Optional[AnalysisOptions] = None,
     aopts = aopts or AnalysisOptions()
     copts = copts or CheckOptions()
     try:
-        target = load_target(aopts.arch)
+        if aopts.facts is None:  # compute only what the selected rules read
+            codes = [r.code for r in all_rules() if r.check is not None and copts.enabled(r.code)]
+            aopts = replace(aopts, facts=needed_facts(codes))
         with time_limit(time_limit_s):
             fa = analyze_file(path, aopts)
-            return check_analysis(fa, target, copts), fa
+            return check_analysis(fa, copts), fa
     except AnalysisTimeout as exc:
         msg = str(exc)
         return FileResult(path=path, diagnostics=[_cl000(path, msg)], error=msg), None

@@ -105,7 +105,7 @@ def _access_on_line(fa, kernel, line: int, args: list[str]):
     kernels = [kernel] if kernel is not None else list(fa.kernels)
     found = []
     for k in kernels:
-        for a in (k.extra.get("accesses") or []):
+        for a in (k.accesses or []):
             if a.line == line and name in (a.array, a.base) and (kind is None or a.kind == kind):
                 found.append(a)
     if not found:
@@ -137,9 +137,9 @@ for _key in ("sectors_per_request", "efficiency", "pattern", "wavefronts_per_req
 # ---- resources and occupancy (issue 4): kernel-level, e.g. occupancy=0.625; limiter=shared_memory
 
 def _fact(kernel, name: str):
-    if kernel is None or name not in kernel.extra:
+    if kernel is None or getattr(kernel, name) is None:
         raise LookupError(f"no {name} facts for this line")
-    return kernel.extra[name]
+    return getattr(kernel, name)
 
 
 for _key in ("registers", "registers_source", "static_smem_bytes", "local_bytes", "spill_bytes"):
@@ -212,11 +212,9 @@ def _tiling(fa, kernel, line, args):
 # ---- barriers and divergence (issue 6): facts of the `if` on the line --------------------------
 
 def _warp_split(fa, kernel, line: int):
-    from cudalint.analyzer.races import kernel_sync
-
     ks = [kernel] if kernel is not None else list(fa.kernels)
     for k in ks:
-        found = kernel_sync(k, fa.options).divergence.at_line(line)
+        found = k.sync.divergence.at_line(line) if k.sync is not None else []
         if found:
             return found[0]
     raise LookupError(f"no `if` executed on line {line}")
@@ -234,6 +232,4 @@ def _warps_at_branch(fa, kernel, line, args):
 
 @resolver("barrier_intervals")
 def _barrier_intervals(fa, kernel, line, args):
-    from cudalint.analyzer.races import kernel_sync
-
-    return _fmt(len(kernel_sync(kernel, fa.options).cfg.barrier_intervals()))
+    return _fmt(len(kernel.sync.cfg.barrier_intervals()))

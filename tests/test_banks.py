@@ -66,7 +66,7 @@ def _check(tmp_path, src, copts=None, **opts):
 
 
 def _acc(fa, array, kind="load", nth=0):
-    got = [a for k in fa.kernels for a in k.extra["accesses"] if a.array == array and a.kind == kind]
+    got = [a for k in fa.kernels for a in k.accesses if a.array == array and a.kind == kind]
     return got[nth]
 
 
@@ -163,7 +163,7 @@ def test_seed_tiled_matmul_conflict_free(tmp_path):
             }
             C[row * n + col] = sum;
         }""", block=(16, 16, 1))
-    tab = fa.kernels[0].extra["accesses"]
+    tab = fa.kernels[0].accesses
     shared = [a for a in tab if a.space == "shared"]
     assert len(shared) == 4
     assert all(a.wavefronts_per_request == 1 for a in shared)

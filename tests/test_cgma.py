@@ -33,7 +33,7 @@ def diags(path, code=None, **opts):
 # ----------------------------------------------------------------------------- acceptance: CGMA
 
 def test_naive_matmul_hot_loop_is_1():
-    c = analyse(CGMA / "naive_matmul.cu")["matmul_naive"].extra["cgma"]
+    c = analyse(CGMA / "naive_matmul.cu")["matmul_naive"].cgma
     j = c.to_json()
     assert j["hot_loop"] == 1
     assert j["hot_loop_info"]["flops"] == 2 and j["hot_loop_info"]["global_accesses"] == 2
@@ -44,8 +44,8 @@ def test_naive_matmul_hot_loop_is_1():
 
 
 def test_tiled_matmul_hot_loop_is_the_tile_width():
-    t16 = analyse(CGMA / "tiled16.cu")["matmul_tiled16"].extra["cgma"].to_json()
-    t32 = analyse(CGMA / "tiled32.cu")["matmul_tiled<32>"].extra["cgma"].to_json()
+    t16 = analyse(CGMA / "tiled16.cu")["matmul_tiled16"].cgma.to_json()
+    t32 = analyse(CGMA / "tiled32.cu")["matmul_tiled<32>"].cgma.to_json()
     assert t16["hot_loop"] == 16 and t32["hot_loop"] == 32
     # tiled16 is launched with width = 1024: 2048 flops over 128 loads + 1 store
     assert t16["flops"] == 2048 and t16["global_accesses"] == 129
@@ -55,7 +55,7 @@ def test_tiled_matmul_hot_loop_is_the_tile_width():
 
 
 def test_param_binds_the_symbolic_size():
-    c = analyse(CGMA / "naive_matmul.cu", params={"width": 2048})["matmul_naive"].extra["cgma"]
+    c = analyse(CGMA / "naive_matmul.cu", params={"width": 2048})["matmul_naive"].cgma
     assert c.to_json()["kernel"] == pytest.approx(4096 / 4097)
     assert c.to_json()["values"]["width"] == {"value": 2048, "source": "--param"}
 
@@ -86,7 +86,7 @@ def test_explain_text_shows_cgma_and_roofline():
 
 def _ex510(peak, bw):
     k = analyse(CGMA / "exercise_510.cu", peak_gflops=peak, bandwidth_gbs=bw)["ex510"]
-    return k.extra["cgma"], k.extra["roofline"]
+    return k.cgma, k.roofline
 
 
 def test_exercise_5_10_memory_bound_at_200_gflops_100_gbs():
@@ -109,26 +109,26 @@ def test_exercise_5_10_compute_bound_at_300_gflops_250_gbs():
 
 def test_g80_16x16_tiling_attains_345_6_gflops():
     # seed 5.4: 86.4 GB/s / 4 bytes x CGMA 16 = 345.6 GFLOPS, close to the G80's 367 peak
-    tiled = analyse(CGMA / "tiled16.cu", device="g80")["matmul_tiled16"].extra["roofline"]
+    tiled = analyse(CGMA / "tiled16.cu", device="g80")["matmul_tiled16"].roofline
     assert tiled.hot_loop_point.attainable_gflops == pytest.approx(345.6)
     assert tiled.point.bound == "memory" and tiled.point.balance_cgma == pytest.approx(367 / 21.6)
     # with the size left symbolic the kernel's CGMA is the limit 16: the same 345.6
-    sym = analyse(CGMA / "tiled32.cu", device="g80")["matmul_tiled<32>"].extra["roofline"]
+    sym = analyse(CGMA / "tiled32.cu", device="g80")["matmul_tiled<32>"].roofline
     assert sym.cgma_source == "kernel limit as the sizes grow"
     assert sym.point.cgma == 32 and sym.point.bound == "compute"
-    naive = analyse(CGMA / "naive_matmul.cu", device="g80")["matmul_naive"].extra["roofline"]
+    naive = analyse(CGMA / "naive_matmul.cu", device="g80")["matmul_naive"].roofline
     assert naive.point.attainable_gflops == pytest.approx(21.6)  # 86.4 / 4 x CGMA 1
 
 
 def test_word_size_and_precision_come_from_the_types():
     k = analyse(CGMA / "elementwise.cu", device="a100-80gb")["scale_in_place"]
-    rf = k.extra["roofline"].to_json()
+    rf = k.roofline.to_json()
     assert rf["precision"] == "fp64" and rf["word_bytes"] == 8
     assert rf["balance_cgma"] == pytest.approx(9700 / (2039 / 8))
 
 
 def test_device_without_fp64_falls_back_to_fp32_with_a_note():
-    rf = analyse(CGMA / "elementwise.cu", device="g80")["scale_in_place"].extra["roofline"]
+    rf = analyse(CGMA / "elementwise.cu", device="g80")["scale_in_place"].roofline
     assert rf.point.precision == "fp32" and any("no double-precision" in n for n in rf.notes)
 
 
@@ -147,7 +147,7 @@ def test_cl502_fires_for_both_inputs_of_the_naive_product():
         assert d.severity == "warning"
         assert "global loads 16x" in d.message
         assert "from 1 to 1.88" in d.message and "(16 with `M`, `N` tiled)" in d.message
-    facts = analyse(CGMA / "naive_matmul.cu")["matmul_naive"].extra["cgma"].tiling
+    facts = analyse(CGMA / "naive_matmul.cu")["matmul_naive"].cgma.tiling
     assert {(t.array, t.dimensions, t.reuse) for t in facts} == {("M", ("x",), 16), ("N", ("y",), 16)}
 
 
@@ -160,7 +160,7 @@ def test_cl502_silent_on_tiled_and_elementwise_kernels():
 
 
 def test_cl502_reuse_factor_is_the_block_extent():
-    ks = analyse(CGMA / "naive_matmul.cu", block=(32, 8, 1))["matmul_naive"].extra["cgma"].tiling
+    ks = analyse(CGMA / "naive_matmul.cu", block=(32, 8, 1))["matmul_naive"].cgma.tiling
     assert {(t.array, t.reuse) for t in ks} == {("M", 32), ("N", 8)}
     # cgma if every reused input were tiled: 2 flops / (1/32 + 1/8) = 12.8
     assert ks[0].cgma_all_tiled == pytest.approx(12.8)
@@ -188,8 +188,8 @@ __global__ void bcast(const int* idx, const float* x, float* y, int n)
 }
 """)
     ks = analyse(p)
-    assert ks["spmv"].extra["cgma"].tiling == []
-    assert [t.array for t in ks["bcast"].extra["cgma"].tiling] == ["idx", "x"]
+    assert ks["spmv"].cgma.tiling == []
+    assert [t.array for t in ks["bcast"].cgma.tiling] == ["idx", "x"]
 
 
 def test_cl501_info_on_hot_loops_only():
@@ -263,8 +263,8 @@ def _gt_kernel(name, rec, **opts):
 
 def test_groundtruth_matmuls_agree():
     meas = _measured()
-    naive = _gt_kernel("mm_naive", meas["mm_naive"]).extra["cgma"]
-    tiled = _gt_kernel("mm_tiled16", meas["mm_tiled16"]).extra["cgma"]
+    naive = _gt_kernel("mm_naive", meas["mm_naive"]).cgma
+    tiled = _gt_kernel("mm_tiled16", meas["mm_tiled16"]).cgma
     assert meas["mm_naive"]["cgma"] == 1 and meas["mm_tiled16"]["cgma"] == 16
     # the measured ratio counts loads only; the hot loops do no stores, so both forms agree
     assert naive.to_json()["kernel_loads_only"] == 1 and naive.to_json()["hot_loop"] == 1
@@ -305,7 +305,7 @@ def _gt_names():
 def test_groundtruth_flops_per_load(name):
     meas = _measured()
     rec = meas[name]
-    c = _gt_kernel(name, rec, params=_PARAMS.get(name, {})).extra["cgma"]
+    c = _gt_kernel(name, rec, params=_PARAMS.get(name, {})).cgma
     got = c.to_json()["kernel_loads_only"]
     want = rec["cgma"]
     if want is None:
@@ -347,10 +347,10 @@ __global__ void hoisted(const float* w, float* out, int n)
 }
 """)
     ks = analyse(p, block=(128, 1, 1))
-    assert ks["one_thread"].extra["cgma"].tiling == []
-    (t,) = ks["gemv"].extra["cgma"].tiling
+    assert ks["one_thread"].cgma.tiling == []
+    (t,) = ks["gemv"].cgma.tiling
     assert (t.array, t.dimensions, t.reuse) == ("x", ("x",), 128)
-    assert ks["hoisted"].extra["cgma"].tiling == []
+    assert ks["hoisted"].cgma.tiling == []
 
 
 def test_negative_trip_formula_gives_no_cgma_instead_of_a_crash(tmp_path):
@@ -363,11 +363,11 @@ def test_negative_trip_formula_gives_no_cgma_instead_of_a_crash(tmp_path):
                  "  for (int i = 0; i < n - m; i++) s += a[i] * 2.0f;\n"
                  "  out[threadIdx.x] = s + 1.0f;\n}\n")
     k = analyse(p, params={"n": 4, "m": 10})["k"]
-    c, roof = k.extra["cgma"], k.extra["roofline"]
+    c, roof = k.cgma, k.roofline
     assert c.kernel_number is None
     assert "negative" in roof.error and "--param" in roof.error
     # no memory-bound verdict from an unknowable ratio (CL502 speaks of one iteration's
     # reuse, which does not depend on the trip count, and may still fire)
     assert [d.code for d in diags(p, params={"n": 4, "m": 10}) if d.code == "CL501"] == []
     # with sizes where the loop runs, the number is there: (2*(n-m) + 1) / ((n-m) + 1)
-    assert analyse(p, params={"n": 14, "m": 10})["k"].extra["cgma"].kernel_number == pytest.approx(9 / 5)
+    assert analyse(p, params={"n": 14, "m": 10})["k"].cgma.kernel_number == pytest.approx(9 / 5)

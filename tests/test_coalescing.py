@@ -110,7 +110,7 @@ def test_seed_tables_through_the_analysis_sm20(tmp_path):
             float y = __ldcg(&b[i]) + __ldcg(&b[i + 1]) + __ldcg(&c[i * 64]);
             out[i + 1] = x + y;
         }""", arch="sm_20", block=(256, 1, 1))
-    tab = list(fa.kernels[0].extra["accesses"])
+    tab = list(fa.kernels[0].accesses)
     got = [(a.array, a.sectors_per_request, round(a.efficiency, 5)) for a in tab]
     assert got == [
         ("a", 1, 1.0), ("a", 2, 0.5), ("a", 32, 0.03125),        # Table 5.10: lines
@@ -137,7 +137,7 @@ def _acc(fa, array, kind="load", kernel=None):
     for k in fa.kernels:
         if kernel and k.function.name != kernel:
             continue
-        for a in k.extra["accesses"]:
+        for a in k.accesses:
             if a.array == array and a.kind == kind:
                 return a
     raise KeyError(array)
@@ -159,7 +159,7 @@ __global__ void matmul(const float* A, const float* B, float* C, int n) {
 
 def test_seed_naive_matrix_product_two_loads_per_iteration(tmp_path):
     diags, fa = _check(tmp_path, NAIVE, block=(16, 16, 1), params={"n": 1024})
-    tab = fa.kernels[0].extra["accesses"]
+    tab = fa.kernels[0].accesses
     in_loop = [a for a in tab if a.kind == "load" and a.event.loops]
     assert sorted(a.array for a in in_loop) == ["A", "B"]          # two loads per iteration
     assert all(a.event.loops[-1].it.name == "k" for a in in_loop)

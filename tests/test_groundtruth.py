@@ -50,7 +50,7 @@ def _table(name: str):
                                                            grid=tuple(m["grid"])))
     assert fa.error is None, fa.error
     k = next(k for k in fa.kernels if k.function.name == name)
-    return k.extra["accesses"]
+    return k.accesses
 
 
 def _predict(name: str, m: dict) -> dict:

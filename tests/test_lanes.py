@@ -150,7 +150,7 @@ def _accesses(tmp_path, src, **opts):
     p = tmp_path / "k.cu"
     p.write_text(textwrap.dedent(src))
     fa = analyze_file(str(p), AnalysisOptions(**opts))
-    return list(fa.kernels[0].extra["accesses"])
+    return list(fa.kernels[0].accesses)
 
 
 def test_worst_warp_is_reported(tmp_path):

@@ -75,9 +75,9 @@ def gt_estimates():
 def test_estimate_accuracy_on_groundtruth(gt_estimates):
     rows = []
     for name, k, e in gt_estimates:
-        res = k.extra["resources"]
+        res = k.resources
         assert res.registers_source == "estimate"
-        rows.append((name, res.registers, e["ptxas_registers"], k.extra["occupancy"].result, e))
+        rows.append((name, res.registers, e["ptxas_registers"], k.occupancy.result, e))
     errors = [est - truth for _, est, truth, _, _ in rows]
     table = "\n".join(f"{n:22s} est {est:4d} ptxas {t:4d} ({est - t:+d})" for n, est, t, _, _ in rows)
     mae = statistics.mean(abs(x) for x in errors)
@@ -99,7 +99,7 @@ def test_source_memory_figures_match_ptxas_on_groundtruth(gt_estimates):
     """Static shared memory (sum of __shared__ variables) and local memory (arrays placed in
     local memory) from the source equal ptxas' figures."""
     for name, k, e in gt_estimates:
-        res = k.extra["resources"]
+        res = k.resources
         assert res.static_smem_bytes == e["static_smem_bytes"], name
         assert res.local_bytes == e["stack_frame_bytes"], name
 
@@ -160,16 +160,16 @@ PTXAS_SMALL = {"copy": (10, 0), "copy_double": (12, 0), "regarray": (24, 0), "lo
 
 def test_estimate_close_to_ptxas_on_unseen_kernels(small):
     for name, (regs, frame) in PTXAS_SMALL.items():
-        res = _kernel(small, name).extra["resources"]
+        res = _kernel(small, name).resources
         if regs is not None:
             assert abs(res.registers - regs) <= 4, (name, res.registers, regs)
         assert res.local_bytes == frame, name
 
 
 def test_estimate_grows_with_live_values(small):
-    copy = _kernel(small, "copy").extra["resources"].registers
-    dbl = _kernel(small, "copy_double").extra["resources"].registers
-    arr = _kernel(small, "regarray").extra["resources"]
+    copy = _kernel(small, "copy").resources.registers
+    dbl = _kernel(small, "copy_double").resources.registers
+    arr = _kernel(small, "regarray").resources
     assert 8 <= copy <= 12
     assert dbl > copy  # three live doubles (2 registers each)
     assert arr.estimate_detail["register_arrays"] == 16  # the whole array is live at once
@@ -177,7 +177,7 @@ def test_estimate_grows_with_live_values(small):
 
 
 def test_local_array_costs_no_registers_but_counts_as_local_memory(small):
-    loc = _kernel(small, "localarray").extra["resources"]
+    loc = _kernel(small, "localarray").resources
     assert loc.estimate_detail["register_arrays"] == 0
     assert loc.estimate_detail["stack_pointer"] == 1
     assert loc.registers < 64
@@ -186,18 +186,18 @@ def test_local_array_costs_no_registers_but_counts_as_local_memory(small):
 
 def test_launch_bounds_cap_the_estimate(small):
     k = _kernel(small, "capped")
-    res = k.extra["resources"]
+    res = k.resources
     # 2 blocks of 1024 threads (64 warps) on sm_90: 65536 / 2048 threads = 32 registers
     assert res.register_cap == 32 and res.registers == 32
     assert any("caps registers at 32" in n for n in res.notes)
-    occ = k.extra["occupancy"]
+    occ = k.occupancy
     assert occ.launch_source == "launch-bounds"
     assert occ.result.active_blocks_per_sm == 2
 
 
 def test_estimate_is_marked_everywhere(small):
     k = _kernel(small, "copy")
-    res, occ = k.extra["resources"], k.extra["occupancy"]
+    res, occ = k.resources, k.occupancy
     assert res.registers_source == "estimate" and res.is_estimate
     assert res.assumptions[0].startswith("registers per thread ESTIMATED from the source")
     assert any("ptxas disabled" in a for a in res.assumptions)
@@ -212,7 +212,7 @@ def test_estimate_function_directly(small):
     k = _kernel(small, "regarray")
     est = estimate_registers(k.function, k.variables)
     assert est.detail["register_arrays"] == 16
-    assert est.registers == k.extra["resources"].registers
+    assert est.registers == k.resources.registers
 
 
 # --------------------------------------------------------------------------- provider with ptxas
@@ -237,7 +237,7 @@ int main() {
 def test_ptxas_registers_and_template_instantiations(tmp_path):
     p = _write(tmp_path, "tmpl.cu", TEMPLATES)
     fa = analyze_file(str(p), AnalysisOptions())
-    a, b = _kernel(fa, "tile<1024>").extra["resources"], _kernel(fa, "tile<4096>").extra["resources"]
+    a, b = _kernel(fa, "tile<1024>").resources, _kernel(fa, "tile<4096>").resources
     assert a.registers_source == b.registers_source == "ptxas"
     # each instantiation got its own ptxas entry: the shared-memory sizes tell them apart
     assert (a.static_smem_bytes, b.static_smem_bytes) == (4096, 16384)
@@ -261,7 +261,7 @@ def test_ptxas_uses_include_dirs_and_defines(tmp_path):
         }
     """)
     fa = analyze_file(str(p), AnalysisOptions(include_dirs=[str(inc)], defines=["SCALE=2"]))
-    res = _kernel(fa, "k").extra["resources"]
+    res = _kernel(fa, "k").resources
     assert res.registers_source == "ptxas" and res.static_smem_bytes == 24000
 
 
@@ -272,7 +272,7 @@ def test_arch_the_compiler_cannot_build_falls_back_to_the_estimate(tmp_path):
         pytest.skip("this nvcc still supports sm_50")
     p = _write(tmp_path, "old.cu", KERNELS)
     fa = analyze_file(str(p), AnalysisOptions(arch="sm_50"))
-    res = _kernel(fa, "copy").extra["resources"]
+    res = _kernel(fa, "copy").resources
     assert res.registers_source == "estimate"
     assert any("no ptxas register count" in a and "sm_50" in a for a in res.assumptions)
 
@@ -284,7 +284,7 @@ def test_unknown_file_kernel_without_ptxas_entry_is_an_estimate(tmp_path):
         __global__ void lonely(float* x) { x[threadIdx.x * N] = 0.0f; }
     """)
     fa = analyze_file(str(p), AnalysisOptions())
-    res = fa.kernels[0].extra["resources"]
+    res = fa.kernels[0].resources
     assert res.registers_source == "estimate"
     assert any("template with no instantiation" in a or "ptxas disabled" in a or "nvcc not found" in a
                or "no entry" in a for a in res.assumptions)
@@ -385,7 +385,7 @@ def test_other_launch_sites_get_their_own_occupancy(tmp_path):
         }
     """)
     fa = analyze_file(str(p), _estimate_opts())
-    occ = fa.kernels[0].extra["occupancy"]
+    occ = fa.kernels[0].occupancy
     assert occ.result.threads_per_block == 256 and occ.result.active_blocks_per_sm == 6
     assert [o.result.threads_per_block for o in occ.other_sites] == [1024]
     assert occ.other_sites[0].result.active_blocks_per_sm == 2
@@ -407,7 +407,7 @@ def test_explain_text_prints_bracketed_messages_verbatim(small):
     """Compiler messages in assumptions may contain `[...]`: rich must not read them as markup."""
     from cudalint.reporters.explain import render_explain_text
 
-    res = _kernel(small, "copy").extra["resources"]
+    res = _kernel(small, "copy").resources
     res.assumptions.append("nvcc failed: error: expression a[i] [/bold] is not constant")
     try:
         out = render_explain_text([small], "sm_90")

@@ -49,6 +49,8 @@ from typing import Iterable, Mapping, Optional, Sequence, Union
 
 import clang.cindex as ci
 
+from ..target import DEFAULT_ARCH
+
 __all__ = [
     "FrontendOptions",
     "ClangProblem",
@@ -146,7 +148,7 @@ class FrontendOptions:
     include_dirs: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)
     std: str = "c++17"
-    arch: str = "sm_90"
+    arch: str = DEFAULT_ARCH
     extra_args: list[str] = field(default_factory=list)
     compile_commands: Optional[str] = None
     #: When False (default) a file that is not valid UTF-8 but is text (a Latin-1 comment, say)

@@ -1,0 +1,58 @@
+"""C integer arithmetic, in one place, for every evaluator of the facts stage: constant
+propagation (Python ints), the symbolic walker and the FLOP/trip counter (sympy integers), and
+the SIMT interpreter (numpy vectors, one entry per thread).
+
+What C says and Python does not: ``/`` truncates toward zero and ``%`` takes the sign of the
+dividend (Python floors both); 32-bit unsigned arithmetic wraps modulo 2**32; converting a
+floating value to an integer truncates toward zero; a 64-bit literal above INT64_MAX keeps its
+bits in a signed 64-bit register.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import ir
+
+U32_MASK = 0xFFFFFFFF
+
+
+def div(a: int, b: int) -> int:
+    """``a / b`` on C integers (truncates toward zero); ``b`` must not be 0."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def mod(a: int, b: int) -> int:
+    """``a % b`` on C integers (the sign of ``a``); ``b`` must not be 0."""
+    return a - b * div(a, b)
+
+
+def div_array(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`div` elementwise; ``b`` has no zeros."""
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) ^ (b < 0), -q, q)
+
+
+def mod_array(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`mod` elementwise; ``b`` has no zeros."""
+    return a - b * div_array(a, b)
+
+
+def is_unsigned32(t: ir.CType) -> bool:
+    """Whether ``t`` is a 32-bit unsigned integer (its arithmetic wraps modulo 2**32)."""
+    sp = t.spelling.replace("const ", "").replace("volatile ", "").strip()
+    return t.kind == "scalar" and t.size == 4 and not t.is_float and (
+        sp.startswith("unsigned") or sp in ("uint", "uint32_t", "unsigned"))
+
+
+def wrap_u32(v):
+    """The value of ``v`` as a 32-bit unsigned integer (an int or an integer array)."""
+    return v & U32_MASK
+
+
+def as_int64_bits(x: int) -> int:
+    """An integer literal as a signed 64-bit register holds it (``0xcbf29ce484222325`` of a hash
+    is negative there)."""
+    if -(1 << 63) <= x < (1 << 63):
+        return x
+    return ((x + (1 << 63)) % (1 << 64)) - (1 << 63)

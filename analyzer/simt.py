@@ -1,0 +1,522 @@
+"""A SIMT interpreter: runs a kernel for every thread of one or more blocks at once.
+
+Every value is a vector with one entry per thread (numpy), control flow is followed with
+per-thread activity masks (exactly like the hardware: ``if (tid < s)`` runs the then-branch for
+threads 0..s-1), loops run their real iterations (``for (s = blockDim.x/2; s > 0; s >>= 1)``
+takes s = 128, 64, ..., 1), and device functions are inlined. Nothing that comes from memory is
+modelled: a value loaded from global or shared memory is *unknown*.
+
+What a run produces (:mod:`.simt_log`): with ``record``, a log of the memory accesses of the
+asked spaces (shared by default), each with the threads that execute it and the byte address
+each touches, cut at block-wide barriers into *epochs* (the dynamic barrier intervals) and
+handed to :meth:`Simt.interval_closed` as each interval ends (:mod:`.races` pairs them); the
+barrier arrivals; with ``on_branch``, how every ``if`` splits warps (:func:`branch_divergence`,
+read by :mod:`.uniformity`).
+
+Where a condition depends on a value the interpreter does not know:
+
+- block-uniform (a parameter without a known value, a value loaded from a uniform address):
+  both outcomes are explored, each as a separate hypothesis (a *tag* on the accesses made
+  under it);
+- per-thread (data-dependent): the threads *may* execute the branch (the ``may`` mask).
+
+Loops run at most ``MAX_LOOP_ITERATIONS`` iterations (``UNKNOWN_LOOP_ITERATIONS`` when their
+condition is unknown); a run that exceeds ``STEP_BUDGET`` statement executions stops there
+(``complete = False``).
+
+Why not the symbolic index expressions of ``analyzer/symbolic.py``? They model a loop counter
+that does not advance by a constant (``s >>= 1``) as an opaque symbol, and record barrier
+epochs in program order; race detection needs the concrete sequence of counter values and the
+dynamic intervals, which this interpreter provides. ``symbolic.py`` remains the source of the
+per-warp access costs (coalescing, banks).
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import numpy as np
+
+from . import cint, constprop, ir
+from .simt_eval import SimtEval
+from .simt_log import BarrierEvent, BranchStats, ThreadSet, sample_blocks
+from .simt_values import _INT, BudgetExceeded, Mask, Ptr, V, _Ctx, _Frame
+
+MAX_LOOP_ITERATIONS = 32
+UNKNOWN_LOOP_ITERATIONS = 3
+STEP_BUDGET = 40_000
+
+
+class Simt(SimtEval):
+    """Run a kernel for a set of threads. Results: ``branches`` (with ``on_branch``),
+    ``barriers``, ``complete``, ``out_of_bounds``; with ``record``, each barrier interval's
+    accesses go to :meth:`interval_closed`."""
+
+    def __init__(self, kernel: ir.Function, threads: ThreadSet, params: dict,
+                 uniform: Optional[Callable[[ir.Expr], bool]] = None, record: bool = True,
+                 on_branch: bool = False, dynamic_smem: Optional[int] = None,
+                 barrier_loops: Optional[set] = None, budget: int = STEP_BUDGET,
+                 spaces: tuple = ("shared",)):
+        self.kernel = kernel
+        self.ts = threads
+        self.n = threads.n
+        self.params = params
+        self.uniform = uniform or (lambda e: False)
+        self.record = record  # log the accesses of ``spaces`` per barrier interval
+        self.spaces = spaces
+        self.track_branches = on_branch
+        self.budget = budget
+        self.steps = 0
+        self._object_ids: dict = {}
+        self.complete = True
+        self._solo: Optional[int] = None
+        self._solo_count = 0
+        self.incomplete_reason = ""
+        self.epoch = 0
+        self.wepoch = np.zeros(self.n, dtype=np.int32)
+        self.buckets: dict = {}  # epoch -> key -> [Access]
+        self.iter_stack: list = []
+        self.tags: list = []
+        self._decisions = 0
+        self._instances = 0
+        self.branches: dict = {}  # id(If) -> BranchStats
+        self.barriers: list[BarrierEvent] = []
+        self.barrier_loops = barrier_loops if barrier_loops is not None else set()
+        self.loops_with_barrier_run: set = set()
+        self.order: dict = {}  # id(node) -> first execution order (program order proxy)
+        self._seq = 0
+        self.dynamic_smem = dynamic_smem
+        self.out_of_bounds: dict = {}  # shared variable -> thread-accesses outside it
+        self.all = np.ones(self.n, dtype=bool)
+        self.none = np.zeros(self.n, dtype=bool)
+
+    # ------------------------------------------------------------------ helpers
+    def const(self, x) -> V:
+        if isinstance(x, float):
+            return V(np.full(self.n, x, dtype=np.float64), self.all.copy())
+        x = cint.as_int64_bits(int(x))  # an unsigned 64-bit literal (CRC/hash constants)
+        return V(np.full(self.n, x, dtype=_INT), self.all.copy())
+
+    def unknown(self) -> V:
+        return V(np.zeros(self.n, dtype=_INT), self.none.copy())
+
+    def arr(self, a: np.ndarray) -> V:
+        return V(a.astype(_INT, copy=True), self.all.copy())
+
+    def _tick(self) -> None:
+        self.steps += 1
+        if self.steps > self.budget:
+            raise BudgetExceeded()
+
+    def eff(self, m: Mask, fr: _Frame) -> Mask:
+        dead_must = fr.ret_must.copy()
+        dead_may = fr.ret_may.copy()
+        for c in fr.ctxs:
+            dead_must |= c.brk_must | c.cont_must
+            dead_may |= c.brk_may | c.cont_may
+        return Mask(m.must & ~dead_may, m.may & ~dead_must)
+
+    # ------------------------------------------------------------------ entry
+    def run(self) -> "Simt":
+        env: dict = {}
+        for p in self.kernel.params:
+            env[p] = self._param_value(p)
+        fr = _Frame(self.n, env, self.kernel)
+        m = Mask(self.all.copy(), self.all.copy())
+        try:
+            if self.kernel.body is not None:
+                self.block(self.kernel.body, m, fr)
+        except BudgetExceeded:
+            self.complete = False
+            self.incomplete_reason = f"stopped after {self.budget} statement executions"
+        except RecursionError:
+            self.complete = False
+            self.incomplete_reason = "expressions nested too deeply"
+        self._flush_all()
+        return self
+
+    def _param_value(self, p: ir.Variable):
+        t = p.type
+        if t.kind in ("pointer", "array"):
+            el = t.element or ir.UNKNOWN_TYPE
+            return Ptr(p, "global", self.const(0), el, el.is_volatile)
+        v = self.params.get(p.name)
+        if isinstance(v, bool):
+            v = int(v)
+        if isinstance(v, (int, float)):
+            return self.const(v)
+        return self.unknown()
+
+    # ------------------------------------------------------------------ statements
+    def block(self, b: ir.Block, m: Mask, fr: _Frame) -> None:
+        for s in b.stmts:
+            em = self.eff(m, fr)
+            if not em.any():
+                return
+            self.stmt(s, em, fr)
+
+    def stmt(self, s: ir.Stmt, m: Mask, fr: _Frame) -> None:
+        self._tick()
+        if isinstance(s, ir.Block):
+            self.block(s, m, fr)
+        elif isinstance(s, ir.DeclStmt):
+            self._decl(s, m, fr)
+        elif isinstance(s, ir.ExprStmt):
+            self.ev(s.expr, m, fr)
+        elif isinstance(s, ir.Barrier):
+            for a in s.args:
+                self.ev(a, m, fr)
+            if s.scope == "block":
+                self.barrier(s, m, fr)
+            else:
+                self.wepoch[m.may] += 1
+        elif isinstance(s, ir.If):
+            self._if(s, m, fr)
+        elif isinstance(s, ir.Loop):
+            self._loop(s, m, fr)
+        elif isinstance(s, ir.Return):
+            if s.value is not None:
+                val = self.ev(s.value, m, fr)
+                fr.rets.append((m, val))
+            fr.ret_must |= m.must
+            fr.ret_may |= m.may
+        elif isinstance(s, ir.Break):
+            if fr.ctxs:
+                c = fr.ctxs[-1]
+                c.brk_must |= m.must
+                c.brk_may |= m.may
+        elif isinstance(s, ir.Continue):
+            for c in reversed(fr.ctxs):
+                if not c.switch:
+                    c.cont_must |= m.must
+                    c.cont_may |= m.may
+                    break
+        elif isinstance(s, ir.Switch):
+            self._switch(s, m, fr)
+        elif isinstance(s, ir.OtherStmt):
+            for p in s.parts:
+                self.ev(p, m, fr)
+            if "goto" in s.text:
+                self.complete = False
+                self.incomplete_reason = "the kernel uses goto"
+        # Case labels outside a switch body walk: nothing to do
+
+    def _decl(self, s: ir.DeclStmt, m: Mask, fr: _Frame) -> None:
+        v = s.var
+        if v.storage in ("shared", "extern_shared", "constant", "static", "device"):
+            if s.init is not None:
+                self.ev(s.init, m, fr)
+            return
+        if v.is_reference and s.init is not None:
+            fr.env[v] = self.lvalue(s.init, m, fr)
+            return
+        if v.type.kind == "array":
+            if s.init is not None:
+                self.ev(s.init, m, fr)
+            return
+        val = self.ev(s.init, m, fr) if s.init is not None else self.unknown()
+        if isinstance(val, V) and v.type.kind == "scalar":
+            val = self._convert(val, v.type)
+        self.store(fr, v, val, m)
+
+    def barrier(self, node, m: Mask, fr: _Frame) -> None:
+        if not m.any():
+            return
+        alive = ~(fr.ret_may) if fr is not None else self.all
+        self.barriers.append(BarrierEvent(node, int(m.must.sum()), int(alive.sum()), int(m.may.sum())))
+        for inst in self.iter_stack:
+            self.loops_with_barrier_run.add(id(inst[2]))
+        self._flush(self.epoch)
+        self.epoch += 1
+
+    # ------------------------------------------------------------------ if / loops / switch
+    def _if(self, s: ir.If, m: Mask, fr: _Frame) -> None:
+        c = self.cond(s.cond, m, fr)
+        known = c.k
+        ct = c.v != 0
+        if bool(np.all(known[m.may])):
+            if self.track_branches:
+                self._branch_stats(s, ct, m)
+            mt = Mask(m.must & ct, m.may & ct)
+            me = Mask(m.must & ~ct, m.may & ~ct)
+            if mt.any():
+                self.block(s.then, mt, fr)
+            if s.otherwise is not None and me.any():
+                self.block(s.otherwise, me, fr)
+            return
+        if self.track_branches:
+            st = self.branches.setdefault(id(s), BranchStats(s))
+            st.executions += 1
+            st.unknown += 1
+        if self.uniform(s.cond) and bool(np.all(~known[m.may])):
+            self._decide(s.then, s.otherwise, m, fr)
+            return
+        mt = Mask(m.must & known & ct, m.may & (~known | ct))
+        me = Mask(m.must & known & ~ct, m.may & (~known | ~ct))
+        if mt.any():
+            solo = self._solo
+            if self._selects_one_thread(s.cond):
+                self._solo_count += 1
+                self._solo = self._solo_count
+            try:
+                self.block(s.then, mt, fr)
+            finally:
+                self._solo = solo
+        if s.otherwise is not None and me.any():
+            self.block(s.otherwise, me, fr)
+
+    def _selects_one_thread(self, c: ir.Expr) -> bool:
+        """``threadIdx.x == v`` with ``v`` the same for the whole block (``buf_s[1]`` after a
+        barrier) in a 1-D block: at most one thread takes the branch."""
+        while isinstance(c, ir.Cast) and c.implicit:
+            c = c.operand
+        if not isinstance(c, ir.BinOp) or c.op != "==":
+            return False
+        for a, b in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
+            while isinstance(a, ir.Cast):
+                a = a.operand
+            if isinstance(a, ir.Builtin) and a.name == "threadIdx" and a.component in ("x", "y", "z"):
+                others = [d for i, d in enumerate(self.ts.block) if "xyz"[i] != a.component]
+                if all(d == 1 for d in others) and self.uniform(b):
+                    return True
+        return False
+
+    def _masks_of(self, fr: _Frame):
+        return [fr.ret_must.copy(), fr.ret_may.copy()] + \
+            [(c.brk_must.copy(), c.brk_may.copy(), c.cont_must.copy(), c.cont_may.copy()) for c in fr.ctxs]
+
+    def _restore_masks(self, fr: _Frame, saved) -> None:
+        fr.ret_must, fr.ret_may = saved[0].copy(), saved[1].copy()
+        for c, t in zip(fr.ctxs, saved[2:]):
+            c.brk_must, c.brk_may, c.cont_must, c.cont_may = (x.copy() for x in t)
+
+    def _decide(self, then: ir.Block, other: Optional[ir.Block], m: Mask, fr: _Frame) -> None:
+        """A block-uniform condition with an unknown value: explore both outcomes."""
+        self._decisions += 1
+        d = self._decisions
+        env0 = dict(fr.env)
+        masks0 = self._masks_of(fr)
+        self.tags.append((d, True))
+        try:
+            self.block(then, m, fr)
+        finally:
+            self.tags.pop()
+        env_t = fr.env
+        masks_t = self._masks_of(fr)
+        fr.env = dict(env0)
+        self._restore_masks(fr, masks0)
+        if other is not None:
+            self.tags.append((d, False))
+            try:
+                self.block(other, m, fr)
+            finally:
+                self.tags.pop()
+        env_e = fr.env
+        masks_e = self._masks_of(fr)
+        fr.env = self._merge_env(env_t, env_e)
+        # A thread certainly left only if it left on both sides.
+        fr.ret_must = masks_t[0] & masks_e[0]
+        fr.ret_may = masks_t[1] | masks_e[1]
+        for c, a, b in zip(fr.ctxs, masks_t[2:], masks_e[2:]):
+            c.brk_must, c.brk_may = a[0] & b[0], a[1] | b[1]
+            c.cont_must, c.cont_may = a[2] & b[2], a[3] | b[3]
+
+    def _merge_env(self, a: dict, b: dict) -> dict:
+        out = {}
+        for key in set(a) | set(b):
+            va, vb = a.get(key), b.get(key)
+            if va is vb:
+                out[key] = va
+            elif isinstance(va, V) and isinstance(vb, V):
+                if va.v.dtype != vb.v.dtype:
+                    out[key] = self.unknown()
+                else:
+                    out[key] = V(va.v.copy(), va.k & vb.k & (va.v == vb.v))
+            elif isinstance(va, Ptr) and isinstance(vb, Ptr) and va.var is vb.var:
+                off = V(va.off.v.copy(), va.off.k & vb.off.k & (va.off.v == vb.off.v))
+                out[key] = Ptr(va.var, va.space, off, va.elem, va.volatile and vb.volatile)
+            else:
+                out[key] = None
+        return out
+
+    def _loop(self, s: ir.Loop, m: Mask, fr: _Frame) -> None:
+        for i in s.init:
+            em = self.eff(m, fr)
+            if not em.any():
+                return
+            self.stmt(i, em, fr)
+        ctx = _Ctx(self.n)
+        fr.ctxs.append(ctx)
+        self._instances += 1
+        rec = [self._instances, 0, s]
+        self.iter_stack.append(rec)
+        lm = self.eff(m, fr)
+        it = 0
+        truncated = False
+        try:
+            while True:
+                self._tick()
+                ctx.cont_must[:] = False
+                ctx.cont_may[:] = False
+                cur = self.eff(lm, fr)
+                if not cur.any():
+                    break
+                if (s.kind != "do" or it > 0) and s.cond is not None:
+                    c = self.cond(s.cond, cur, fr)
+                    known = c.k
+                    ct = c.v != 0
+                    if bool(np.all(known[cur.may])):
+                        cur = Mask(cur.must & ct, cur.may & ct)
+                    elif self.uniform(s.cond) and bool(np.all(~known[cur.may])):
+                        if it >= UNKNOWN_LOOP_ITERATIONS:
+                            truncated = True
+                            break
+                    else:
+                        if it >= UNKNOWN_LOOP_ITERATIONS:
+                            truncated = True
+                            break
+                        cur = Mask(cur.must & known & ct, cur.may & (~known | ct))
+                if not cur.any():
+                    break
+                if it >= MAX_LOOP_ITERATIONS:
+                    truncated = True
+                    break
+                lm = cur
+                rec[1] = it
+                self.block(s.body, cur, fr)
+                # threads that finished the body or continued run the step
+                after = Mask(lm.must & ~(fr.ret_may | ctx.brk_may), lm.may & ~(fr.ret_must | ctx.brk_must))
+                for c2 in fr.ctxs[:-1]:
+                    after = Mask(after.must & ~(c2.brk_may | c2.cont_may), after.may & ~(c2.brk_must | c2.cont_must))
+                if s.step is not None and after.any():
+                    self.ev(s.step, after, fr)
+                lm = Mask(lm.must & ~(ctx.brk_may), lm.may & ~(ctx.brk_must))
+                it += 1
+        finally:
+            fr.ctxs.pop()
+            self.iter_stack.pop()
+        if truncated:
+            for v in constprop.assigned_vars(s.body) | self._step_writes(s):
+                if v in fr.env:
+                    fr.env[v] = self.unknown() if not isinstance(fr.env[v], Ptr) else None
+
+    @staticmethod
+    def _step_writes(s: ir.Loop) -> set:
+        out: set = set()
+        if s.step is not None:
+            for x in s.step.walk():
+                constprop.collect_writes(x, out)
+        return out
+
+    def _switch(self, s: ir.Switch, m: Mask, fr: _Frame) -> None:
+        c = self.ev(s.cond, m, fr)
+        if not isinstance(c, V):
+            c = self.unknown()
+        ctx = _Ctx(self.n, switch=True)
+        fr.ctxs.append(ctx)
+        try:
+            vals = []
+            for st in s.body.stmts:
+                if isinstance(st, ir.Case) and st.value is not None:
+                    cv = constprop.evaluate(st.value, {})
+                    vals.append(cv if isinstance(cv, (int, float)) else None)
+            matched_must = self.none.copy()
+            matched_may = self.none.copy()
+            for v in vals:
+                if v is None:
+                    matched_may |= True
+                else:
+                    eq = c.k & (c.v == v)
+                    matched_must |= eq
+                    matched_may |= eq | ~c.k
+            act = Mask(self.none.copy(), self.none.copy())
+            for st in s.body.stmts:
+                if isinstance(st, ir.Case):
+                    if st.value is None:
+                        add_must, add_may = ~matched_may, ~matched_must
+                    else:
+                        cv = constprop.evaluate(st.value, {})
+                        if isinstance(cv, (int, float)):
+                            add_must = c.k & (c.v == cv)
+                            add_may = ~c.k | (c.v == cv)
+                        else:
+                            add_must, add_may = self.none, self.all
+                    act = Mask(act.must | (m.must & add_must), act.may | (m.may & add_may))
+                    continue
+                em = self.eff(act, fr)
+                if em.any():
+                    self.stmt(st, em, fr)
+        finally:
+            fr.ctxs.pop()
+
+    # ------------------------------------------------------------------ branch statistics
+    def _branch_stats(self, s: ir.If, ct: np.ndarray, m: Mask) -> None:
+        st = self.branches.setdefault(id(s), BranchStats(s))
+        st.executions += 1
+        if not m.certain:
+            st.unknown += 1
+            return
+        act = m.must
+        if not act.any():
+            return
+        w = self.ts.warp[act]
+        taken = ct[act]
+        nw = int(self.ts.warp.max()) + 1
+        n_act = np.bincount(w, minlength=nw)
+        n_taken = np.bincount(w, weights=taken.astype(np.float64), minlength=nw)
+        executing = n_act > 0
+        divergent = executing & (n_taken > 0) & (n_taken < n_act)
+        st.warps_executing += int(executing.sum())
+        nd = int(divergent.sum())
+        st.warps_divergent += nd
+        if nd:
+            frac = n_taken[divergent] / n_act[divergent]
+            st.minority_sum += float(np.minimum(frac, 1.0 - frac).sum())
+        if nd and not st.interleaved:
+            for wid in np.flatnonzero(divergent)[:64]:
+                sel = act & (self.ts.warp == wid)
+                pattern = ct[sel]
+                changes = int(np.count_nonzero(pattern[1:] != pattern[:-1]))
+                first_lane = None
+                if changes >= 2 or st.example_warp is None:
+                    idx = np.flatnonzero(sel)
+                    lanes = self.ts.lin[idx] % 32
+                    t_l = lanes[pattern][0] if pattern.any() else None
+                    f_l = lanes[~pattern][0] if (~pattern).any() else None
+                    blk = int(self.ts.blk[idx[0]])
+                    st.example_warp = int(self.ts.lin[idx[0]] // 32)
+                    st.example_block = tuple(self.ts.blocks[blk])
+                    st.example_lanes = (int(t_l) if t_l is not None else None,
+                                        int(f_l) if f_l is not None else None)
+                    first_lane = t_l
+                if changes >= 2:
+                    st.interleaved = True
+                    break
+                del first_lane
+
+    # ------------------------------------------------------------------ the access log
+    def _flush_all(self) -> None:
+        for ep in sorted(self.buckets):
+            self._flush(ep)
+
+    def _flush(self, epoch: int) -> None:
+        bucket = self.buckets.pop(epoch, None)
+        if bucket:
+            self.interval_closed(bucket)
+
+    def interval_closed(self, bucket: dict) -> None:
+        """One barrier interval ended: ``bucket`` maps each memory object (a variable, or
+        ``"extern"`` for all extern ``__shared__`` arrays, which alias) to its accesses in the
+        interval, in execution order. The interpreter keeps nothing; a subclass consumes them
+        (:class:`.races.Simt` pairs them into races)."""
+
+
+def branch_divergence(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
+                      params: Optional[dict] = None, uniform: Optional[Callable] = None,
+                      budget: int = STEP_BUDGET) -> tuple[Simt, bool]:
+    """Run ``kernel`` over the launch's grid (all blocks when the grid has at most
+    ``MAX_GRID_THREADS`` threads, else a sample of blocks) recording how every ``if`` splits
+    warps. Returns (interpreter, whole grid covered)."""
+    blocks, whole = sample_blocks(tuple(grid) if grid else None, tuple(block))
+    ts = ThreadSet(tuple(block), tuple(grid) if grid else None, blocks)
+    sim = Simt(kernel, ts, params or {}, uniform, record=False, on_branch=True, budget=budget)
+    return sim.run(), whole

@@ -1,0 +1,743 @@
+"""Expressions and memory for the per-thread interpreter (:class:`.simt.Simt`): evaluation of
+every IR expression to one value per thread, loads and stores through pointers, C arithmetic
+on those vectors, calls (built-ins, warp intrinsics, cooperative groups, inlined device
+functions), and the recording of memory accesses into the current interval's log.
+
+:class:`SimtEval` is the expression half of ``Simt`` (a mixin over the interpreter's state:
+``n``, ``ts``, ``params``, masks, the access buckets); the statement half, control flow and
+barriers, is in :mod:`.simt`.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import numpy as np
+
+from . import cint, ir
+from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
+from .simt_log import Access
+from .simt_values import (_INT, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
+                          _space_of)
+
+MAX_INLINE_DEPTH = 6
+
+_CG_QUERIES = {"thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size",
+               "block_rank", "num_blocks"}
+#: Builtins that return a compile-time constant (what INFINITY and HUGE_VAL expand to).
+_CONSTANT_CALLS = {"__builtin_inff": float("inf"), "__builtin_inf": float("inf"),
+                   "__builtin_infl": float("inf"), "__builtin_huge_valf": float("inf"),
+                   "__builtin_huge_val": float("inf"), "__builtin_huge_vall": float("inf")}
+_MATH2 = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "std::min",
+          "std::max", "fminf", "fmaxf", "fmin", "fmax", "__mul24", "__umul24", "__hadd", "__rhadd"}
+_MATH1 = {"abs", "fabsf", "fabs", "floorf", "floor", "ceilf", "ceil", "truncf", "trunc", "rintf",
+          "__float2int_rz", "__float2int_rd", "__float2int_ru", "__float2int_rn", "__popc", "__ffs",
+          "__clz", "sqrtf", "sqrt", "log2f", "log2"}
+
+
+_REDUCE_SYNC = {"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+                "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
+
+
+def _reduction_group(e: ir.Call) -> int:
+    """Threads per group that all receive the result of this reduction call (0: not one)."""
+    name = e.callee
+    if name in _REDUCE_SYNC:
+        return 32
+    if name.split("::")[-1] == "reduce" and e.args:
+        sp_ = e.args[0].type.spelling
+        m = re.search(r"thread_block_tile<\s*(\d+)", sp_)
+        if m:
+            return int(m.group(1))
+        if "coalesced_group" in sp_ or "thread_block" in sp_ and "tile" not in sp_:
+            return 0  # the group's extent is not known here
+    return 0
+
+
+class SimtEval:
+    """Expression evaluation and memory (see the module docstring)."""
+
+    def cond(self, e: ir.Expr, m: Mask, fr: _Frame) -> V:
+        v = self.ev(e, m, fr)
+        if isinstance(v, Ptr):
+            return V((v.off.v != 0).astype(_INT) | 1, v.off.k.copy())  # non-null pointer
+        if not isinstance(v, V):
+            return self.unknown()
+        return V((v.v != 0).astype(_INT), v.k.copy())
+
+    def ev(self, e: Optional[ir.Expr], m: Mask, fr: _Frame):
+        if e is None:
+            return None
+        if isinstance(e, ir.Const):
+            if isinstance(e.value, bool):
+                return self.const(int(e.value))
+            if isinstance(e.value, (int, float)):
+                return self.const(e.value)
+            return None
+        if isinstance(e, ir.SizeOf):
+            return self.const(e.value) if e.value is not None else self.unknown()
+        if isinstance(e, ir.Builtin):
+            return self._builtin(e)
+        if isinstance(e, ir.TemplateParam):
+            return self.unknown()
+        if isinstance(e, ir.VarRef):
+            return self._varref(e, m, fr)
+        if isinstance(e, (ir.Index, ir.Member)):
+            return self._load(e, m, fr)
+        if isinstance(e, ir.UnaryOp):
+            return self._unary(e, m, fr)
+        if isinstance(e, ir.BinOp):
+            return self._binop(e, m, fr)
+        if isinstance(e, ir.Assign):
+            return self._assign(e, m, fr)
+        if isinstance(e, ir.Cast):
+            return self._cast(e, m, fr)
+        if isinstance(e, ir.Ternary):
+            return self._ternary(e, m, fr)
+        if isinstance(e, ir.Call):
+            return self._call(e, m, fr)
+        for c in e.children():
+            if c is not None:
+                self.ev(c, m, fr)
+        return self.unknown()
+
+    def _builtin(self, e: ir.Builtin) -> V:
+        ts = self.ts
+        if e.name == "warpSize":
+            return self.const(32)
+        comp = "xyz".index(e.component) if e.component in ("x", "y", "z") else 0
+        if e.name == "threadIdx":
+            return self.arr((ts.tx, ts.ty, ts.tz)[comp])
+        if e.name == "blockIdx":
+            return self.arr((ts.bx, ts.by, ts.bz)[comp])
+        if e.name == "blockDim":
+            return self.const(ts.block[comp])
+        if e.name == "gridDim":
+            return self.const(ts.grid[comp]) if ts.grid else self.unknown()
+        return self.unknown()
+
+    def _varref(self, e: ir.VarRef, m: Mask, fr: _Frame):
+        v = e.var
+        if v.storage == "builtin":
+            return None
+        if v.type.kind == "array":
+            return Ptr(v, _space_of(v), self.const(0), v.type.element or ir.UNKNOWN_TYPE,
+                       v.type.is_volatile or bool(v.type.element and v.type.element.is_volatile))
+        if v.storage in ("shared", "extern_shared"):
+            loc = MemLoc(Ptr(v, "shared", self.const(0), v.type, v.type.is_volatile), e, v.type.size, v.type)
+            self.access(loc, False, m)
+            return self.unknown()
+        if v.storage in ("constant", "device", "managed") or (v.file_scope and v.storage != "param"):
+            return self.unknown()
+        if v in fr.env:
+            val = fr.env[v]
+            if isinstance(val, (MemLoc, RegLoc)):  # a reference
+                return self.read(val, m, fr)
+            return val if val is not None else self.unknown()
+        return self.unknown()
+
+    def _load(self, e: ir.Expr, m: Mask, fr: _Frame):
+        loc = self.lvalue(e, m, fr)
+        return self.read(loc, m, fr)
+
+    def read(self, loc, m: Mask, fr: _Frame):
+        if isinstance(loc, RegLoc):
+            val = fr.env.get(loc.key)
+            if isinstance(val, (MemLoc, RegLoc)):
+                return self.read(val, m, fr)
+            return val if val is not None else self.unknown()
+        if isinstance(loc, MemLoc):
+            if loc.elem is not None and loc.elem.kind == "array" and loc.ptr is not None:
+                return Ptr(loc.ptr.var, loc.ptr.space, loc.ptr.off, loc.elem.element or ir.UNKNOWN_TYPE,
+                           loc.ptr.volatile)
+            self.access(loc, False, m)
+            return self._loaded(loc)
+        return self.unknown()
+
+    def _loaded(self, loc: MemLoc) -> V:
+        """A value read from global or constant memory: unknown, but two threads that read
+        the same address of the same object get the same provenance token (no thread of the
+        kernel is assumed to write it meanwhile). Shared memory changes under the block's
+        feet and gets none."""
+        p = loc.ptr
+        out = self.unknown()
+        if p is None or p.var is None or p.space not in ("global", "constant"):
+            return out
+        base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
+        out.t = np.where(p.off.k, base + (p.off.v & ((1 << 40) - 1)) + 1, 0).astype(_INT)
+        return out
+
+    def write(self, loc, val, m: Mask, fr: _Frame) -> None:
+        if isinstance(loc, RegLoc):
+            cur = fr.env.get(loc.key)
+            if isinstance(cur, (MemLoc, RegLoc)):
+                self.write(cur, val, m, fr)
+                return
+            if isinstance(val, V) and isinstance(loc.key, ir.Variable) and loc.key.type.kind == "scalar":
+                val = self._convert(val, loc.key.type)
+            self.store(fr, loc.key, val, m)
+        elif isinstance(loc, MemLoc):
+            self.access(loc, True, m, val if isinstance(val, V) else None)
+
+    def store(self, fr: _Frame, key, val, m: Mask) -> None:
+        old = fr.env.get(key)
+        full = bool(np.all(m.must)) and bool(np.all(m.may))
+        if full:
+            fr.env[key] = val
+            return
+        if isinstance(val, Ptr):
+            if isinstance(old, Ptr) and old.var is val.var:
+                off = self._where(m, val.off, old.off)
+                fr.env[key] = Ptr(val.var, val.space, off, val.elem, val.volatile)
+            elif old is None and key not in fr.env:
+                fr.env[key] = val  # first definition: inactive threads never use it
+            else:
+                fr.env[key] = None
+            return
+        if not isinstance(val, V):
+            val = self.unknown()
+        if old is None and key not in fr.env:
+            # first definition (`size_t lid = threadIdx.x;` after an early return that only
+            # may have happened): a thread that did not run it never reads it, so its value is
+            # the new one, not "unknown" (which made `lid == 0` look true for every thread)
+            fr.env[key] = val
+            return
+        if not isinstance(old, V):
+            old = self.unknown()
+        fr.env[key] = self._where(m, val, old)
+
+    def _where(self, m: Mask, new: V, old: V) -> V:
+        if new.v.dtype != old.v.dtype:
+            if new.is_float or old.is_float:
+                nv, ov = new.v.astype(np.float64), old.v.astype(np.float64)
+            else:
+                nv, ov = new.v, old.v
+        else:
+            nv, ov = new.v, old.v
+        v = np.where(m.must, nv, ov)
+        k = np.where(m.must, new.k, old.k)
+        unsure = m.may & ~m.must
+        if unsure.any():
+            same = new.k & old.k & (nv == ov)
+            k = k & (~unsure | same)
+        return V(v, k)
+
+    def _dimension_bounds(self, base_expr: ir.Expr, base: Ptr, idx: V, off: V, m: Mask) -> V:
+        """Lanes whose index leaves a declared dimension of a shared array (``t[ty][tx]`` with
+        ``tx >= 16`` on ``t[16][16]``) land in another row: an overrun, not a real alias of that
+        row. They are counted as out of bounds and their offset made unknown, so they are never
+        paired as a race (the flat whole-array check alone misses these)."""
+        if base.var is None or base.var.storage not in ("shared", "extern_shared"):
+            return off
+        while isinstance(base_expr, ir.Cast) and base_expr.implicit:
+            base_expr = base_expr.operand
+        t = getattr(base_expr, "type", None)
+        if t is None or t.kind != "array" or not t.extent:
+            return off
+        bad = m.may & idx.k & ((idx.v < 0) | (idx.v >= t.extent))
+        if not bad.any():
+            return off
+        self.out_of_bounds[base.var] = self.out_of_bounds.get(base.var, 0) + int(bad.sum())
+        return V(off.v, off.k & ~bad)
+
+    # ------------------------------------------------------------------ lvalues
+    def lvalue(self, e: ir.Expr, m: Mask, fr: _Frame):
+        while isinstance(e, ir.Cast) and e.implicit:
+            e = e.operand
+        if isinstance(e, ir.VarRef):
+            v = e.var
+            if v.type.kind == "array":
+                return MemLoc(Ptr(v, _space_of(v), self.const(0), v.type, v.type.is_volatile), e,
+                              _elem_size(v.type), v.type)
+            if v.storage in ("shared", "extern_shared"):
+                return MemLoc(Ptr(v, "shared", self.const(0), v.type, v.type.is_volatile), e, v.type.size, v.type)
+            if v.storage in ("constant", "device", "managed") or (v.file_scope and v.storage != "param"):
+                return MemLoc(Ptr(v, _space_of(v), self.const(0), v.type), e, v.type.size, v.type)
+            cur = fr.env.get(v)
+            if isinstance(cur, (MemLoc, RegLoc)):
+                return cur
+            return RegLoc(v, v)
+        if isinstance(e, ir.Index):
+            base = self.ev(e.base, m, fr)
+            idx = self.ev(e.index, m, fr)
+            if isinstance(base, V) and isinstance(idx, Ptr):  # 3[p]
+                base, idx = idx, base
+            if not isinstance(base, Ptr):
+                return MemLoc(None, e, e.type.size, e.type)
+            if not isinstance(idx, V):
+                idx = self.unknown()
+            esz = _elem_size(base.elem)
+            if esz is None:
+                off = self.unknown()
+            else:
+                off = self._arith("+", base.off, self._arith("*", idx, self.const(esz)))
+                off = self._dimension_bounds(e.base, base, idx, off, m)
+            return MemLoc(Ptr(base.var, base.space, off, base.elem, base.volatile), e, esz, base.elem)
+        if isinstance(e, ir.UnaryOp) and e.op == "*":
+            p = self.ev(e.operand, m, fr)
+            if isinstance(p, Ptr):
+                return MemLoc(p, e, _elem_size(p.elem), p.elem)
+            return MemLoc(None, e, e.type.size, e.type)
+        if isinstance(e, ir.Member):
+            if e.arrow:
+                p = self.ev(e.base, m, fr)
+                base = MemLoc(p, e, _elem_size(p.elem), p.elem) if isinstance(p, Ptr) else MemLoc(None, e, None, e.type)
+            else:
+                base = self.lvalue(e.base, m, fr)
+            if isinstance(base, RegLoc):
+                return RegLoc((base.key, e.member), base.var)
+            if isinstance(base, MemLoc) and base.ptr is not None:
+                t = base.elem
+                if t is not None and t.kind == "vector" and e.member in ("x", "y", "z", "w") and t.size:
+                    comp = t.size // max(t.lanes, 1)
+                    k = "xyzw".index(e.member)
+                    off = self._arith("+", base.ptr.off, self.const(k * comp))
+                    return MemLoc(Ptr(base.ptr.var, base.ptr.space, off, e.type, base.ptr.volatile), e, comp, e.type)
+                # a struct member: layout unknown here, so the access is not tracked
+                return MemLoc(Ptr(None, base.ptr.space, self.unknown(), e.type), e, e.type.size, e.type)
+            return MemLoc(None, e, e.type.size, e.type)
+        if isinstance(e, ir.Cast):
+            return self.lvalue(e.operand, m, fr)
+        if isinstance(e, ir.Assign):
+            self.ev(e, m, fr)
+            return self.lvalue(e.target, m, fr)
+        if isinstance(e, ir.UnaryOp) and e.op in ("pre++", "pre--"):
+            self.ev(e, m, fr)
+            return self.lvalue(e.operand, m, fr)
+        if isinstance(e, ir.Ternary):
+            self.ev(e.cond, m, fr)
+            return MemLoc(None, e, e.type.size, e.type)
+        self.ev(e, m, fr)
+        return MemLoc(None, e, e.type.size, e.type)
+
+    def address_of(self, e: ir.Expr, m: Mask, fr: _Frame):
+        loc = self.lvalue(e, m, fr)
+        if isinstance(loc, MemLoc) and loc.ptr is not None:
+            p = loc.ptr
+            return Ptr(p.var, p.space, p.off, loc.elem if loc.elem is not None else p.elem, p.volatile)
+        return None
+
+    # ------------------------------------------------------------------ accesses
+    def access(self, loc: MemLoc, write: bool, m: Mask, value: Optional[V] = None,
+               atomic: bool = False) -> None:
+        if not self.record:
+            return
+        p = loc.ptr
+        if p is None or p.var is None or p.space not in self.spaces:
+            return
+        size = loc.size or (loc.elem.size if loc.elem is not None else None)
+        if not size:
+            return
+        act = m.may & p.off.k
+        if not act.any():
+            return
+        total = p.var.type.size if p.var.storage == "shared" else None
+        if total:
+            inb = (p.off.v >= 0) & (p.off.v + size <= total)
+            bad = act & ~inb
+            if bad.any():
+                # outside the array: another bug (or a wrong guess of the block shape);
+                # such accesses alias other data and are not paired
+                self.out_of_bounds[p.var] = self.out_of_bounds.get(p.var, 0) + int(bad.sum())
+                act = act & inb
+                if not act.any():
+                    return
+        idx = np.flatnonzero(act)
+        key = "extern" if p.var.storage == "extern_shared" else p.var
+        val = None
+        if write and value is not None and not value.is_float:
+            val = np.where(value.k[idx], value.v[idx], np.iinfo(_INT).min)
+        elif write and value is not None:
+            val = np.where(value.k[idx], value.v[idx], np.nan)
+        node = loc.node
+        if id(node) not in self.order:
+            self.order[id(node)] = self._seq
+            self._seq += 1
+        tok = value.t[idx].copy() if write and value is not None and value.t is not None else None
+        rec = Access(node, p.var, key, write, atomic, idx, p.off.v[idx].astype(_INT), int(size),
+                     m.must[idx].copy(), self.wepoch[idx].copy(),
+                     tuple((r[0], r[1], r[2]) for r in self.iter_stack), tuple(self.tags), val,
+                     p.volatile or bool(loc.elem is not None and loc.elem.is_volatile), tok, self._solo,
+                     p.space)
+        self.buckets.setdefault(self.epoch, {}).setdefault(key, []).append(rec)
+
+    # ------------------------------------------------------------------ operators
+    def _unary(self, e: ir.UnaryOp, m: Mask, fr: _Frame):
+        op = e.op
+        if op == "&":
+            p = self.address_of(e.operand, m, fr)
+            return p if p is not None else self.unknown()
+        if op == "*":
+            return self._load(e, m, fr)
+        if op in ("pre++", "pre--", "post++", "post--"):
+            loc = self.lvalue(e.operand, m, fr)
+            old = self.read(loc, m, fr)
+            one = self.const(1)
+            if isinstance(old, Ptr):
+                esz = _elem_size(old.elem) or 1
+                step = self.const(esz if "++" in op else -esz)
+                new = Ptr(old.var, old.space, self._arith("+", old.off, step), old.elem, old.volatile)
+            elif isinstance(old, V):
+                new = self._arith("+" if "++" in op else "-", old, one, e.type)
+            else:
+                new = self.unknown()
+            self.write(loc, new, m, fr)
+            return new if op.startswith("pre") else old
+        v = self.ev(e.operand, m, fr)
+        if not isinstance(v, V):
+            if op == "!" and isinstance(v, Ptr):
+                return V(np.zeros(self.n, dtype=_INT), v.off.k.copy())
+            return self.unknown()
+        if op == "-":
+            return V(-v.v, v.k.copy())
+        if op == "+":
+            return v
+        if op == "!":
+            return V((v.v == 0).astype(_INT), v.k.copy())
+        if op == "~":
+            if v.is_float:
+                return self.unknown()
+            r = ~v.v
+            if cint.is_unsigned32(e.type):
+                r = cint.wrap_u32(r)
+            return V(r, v.k.copy())
+        return self.unknown()
+
+    def _binop(self, e: ir.BinOp, m: Mask, fr: _Frame):
+        op = e.op
+        if op in ("&&", "||"):
+            a = self.cond(e.lhs, m, fr)
+            at = a.v != 0
+            if op == "&&":
+                sub = Mask(m.must & a.k & at, m.may & (~a.k | at))
+            else:
+                sub = Mask(m.must & a.k & ~at, m.may & (~a.k | ~at))
+            b = self.cond(e.rhs, sub, fr) if sub.any() else self.const(0)
+            bt = b.v != 0
+            if op == "&&":
+                v = at & bt
+                k = (a.k & ~at) | (a.k & b.k) | (b.k & ~bt)
+            else:
+                v = at | bt
+                k = (a.k & at) | (a.k & b.k) | (b.k & bt)
+            return V(v.astype(_INT), k)
+        if op == ",":
+            self.ev(e.lhs, m, fr)
+            return self.ev(e.rhs, m, fr)
+        a = self.ev(e.lhs, m, fr)
+        b = self.ev(e.rhs, m, fr)
+        if isinstance(a, Ptr) or isinstance(b, Ptr):
+            return self._ptr_arith(op, a, b)
+        if not isinstance(a, V) or not isinstance(b, V):
+            return self.unknown()
+        return self._arith(op, a, b, e.type)
+
+    def _ptr_arith(self, op: str, a, b):
+        if isinstance(a, Ptr) and isinstance(b, V) and op in ("+", "-"):
+            esz = _elem_size(a.elem) or 1
+            d = self._arith("*", b, self.const(esz))
+            return Ptr(a.var, a.space, self._arith(op, a.off, d), a.elem, a.volatile)
+        if isinstance(b, Ptr) and isinstance(a, V) and op == "+":
+            return self._ptr_arith("+", b, a)
+        if isinstance(a, Ptr) and isinstance(b, Ptr) and op == "-" and a.var is b.var:
+            esz = _elem_size(a.elem) or 1
+            return self._arith("/", self._arith("-", a.off, b.off), self.const(esz))
+        if op in ("==", "!=", "<", ">", "<=", ">=") and isinstance(a, Ptr) and isinstance(b, Ptr) \
+                and a.var is b.var:
+            return self._arith(op, a.off, b.off)
+        return self.unknown()
+
+    def _arith(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
+        k = a.k & b.k
+        av, bv = a.v, b.v
+        fl = a.is_float or b.is_float or (t is not None and t.is_float and op in ("+", "-", "*", "/"))
+        if fl:
+            av = av.astype(np.float64, copy=False)
+            bv = bv.astype(np.float64, copy=False)
+        with np.errstate(all="ignore"):
+            if op == "+":
+                r = av + bv
+            elif op == "-":
+                r = av - bv
+            elif op == "*":
+                r = av * bv
+            elif op in ("/", "%"):
+                zero = bv == 0
+                k = k & ~zero
+                bs = np.where(zero, 1, bv)
+                if fl:
+                    if op == "%":
+                        return V(np.zeros(self.n, dtype=_INT), self.none.copy())
+                    r = av / bs
+                else:
+                    r = cint.div_array(av, bs) if op == "/" else cint.mod_array(av, bs)
+            elif op in ("<", ">", "<=", ">=", "==", "!="):
+                r = {"<": av < bv, ">": av > bv, "<=": av <= bv, ">=": av >= bv,
+                     "==": av == bv, "!=": av != bv}[op].astype(_INT)
+                return V(r, k)
+            elif op in ("<<", ">>", "&", "|", "^"):
+                if fl:
+                    return V(np.zeros(self.n, dtype=_INT), self.none.copy())
+                if op in ("<<", ">>"):
+                    bad = (bv < 0) | (bv > 62)
+                    k = k & ~bad
+                    sh = np.where(bad, 0, bv)
+                    r = np.left_shift(av, sh) if op == "<<" else np.right_shift(av, sh)
+                else:
+                    r = {"&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor}[op](av, bv)
+            else:
+                return V(np.zeros(self.n, dtype=_INT), self.none.copy())
+        if not fl and t is not None and cint.is_unsigned32(t) and op in ("+", "-", "*", "<<", "~"):
+            r = cint.wrap_u32(r)
+        if not fl:
+            r = r.astype(_INT, copy=False)
+        else:
+            bad = ~np.isfinite(r)
+            if bad.any():
+                k = k & ~bad
+                r = np.where(bad, 0.0, r)
+        return V(r, k)
+
+    def _convert(self, v: V, t: ir.CType) -> V:
+        # a conversion of equal values gives equal values: provenance tokens are kept
+        if t.is_float:
+            if not v.is_float:
+                return V(v.v.astype(np.float64), v.k, v.t)
+            return v
+        if v.is_float:
+            with np.errstate(all="ignore"):
+                fin = np.isfinite(v.v) & (np.abs(v.v) < 9e18)
+                r = np.trunc(np.where(fin, v.v, 0.0)).astype(_INT)
+            v = V(r, v.k & fin, v.t)
+        if cint.is_unsigned32(t):
+            return V(cint.wrap_u32(v.v), v.k, v.t)
+        if t.kind == "scalar" and t.size == 1 and "bool" in t.spelling:
+            return V((v.v != 0).astype(_INT), v.k, v.t)
+        return v
+
+    def _assign(self, e: ir.Assign, m: Mask, fr: _Frame):
+        loc = self.lvalue(e.target, m, fr)
+        val = self.ev(e.value, m, fr)
+        if e.op != "=":
+            old = self.read(loc, m, fr)
+            op = e.op[:-1]
+            if isinstance(old, Ptr) and isinstance(val, V):
+                val = self._ptr_arith(op, old, val)
+            elif isinstance(old, V) and isinstance(val, V):
+                val = self._arith(op, old, val, e.target.type)
+            else:
+                val = self.unknown()
+        elif isinstance(val, Ptr) and isinstance(loc, RegLoc) and isinstance(loc.key, ir.Variable):
+            t = loc.key.type
+            if t.kind == "pointer" and t.element is not None:
+                val = Ptr(val.var, val.space, val.off, t.element, val.volatile or t.element.is_volatile)
+        self.write(loc, val, m, fr)
+        return val
+
+    def _cast(self, e: ir.Cast, m: Mask, fr: _Frame):
+        v = self.ev(e.operand, m, fr)
+        t = e.type
+        if isinstance(v, Ptr):
+            if t.kind == "pointer" and t.element is not None:
+                return Ptr(v.var, v.space, v.off, t.element, v.volatile or t.element.is_volatile)
+            if t.kind == "scalar":
+                return self.unknown()
+            return v
+        if isinstance(v, V) and t.kind == "scalar":
+            return self._convert(v, t)
+        if t.kind == "void":
+            return None
+        return v if v is not None else self.unknown()
+
+    def _ternary(self, e: ir.Ternary, m: Mask, fr: _Frame):
+        c = self.cond(e.cond, m, fr)
+        ct = c.v != 0
+        mt = Mask(m.must & c.k & ct, m.may & (~c.k | ct))
+        me = Mask(m.must & c.k & ~ct, m.may & (~c.k | ~ct))
+        a = self.ev(e.then, mt, fr) if mt.any() else None
+        b = self.ev(e.otherwise, me, fr) if me.any() else None
+        if a is None and b is None:
+            return self.unknown()
+        if isinstance(a, Ptr) and (b is None or (isinstance(b, Ptr) and b.var is a.var)):
+            if b is None:
+                return a
+            off = self._select(c, ct, a.off, b.off)
+            return Ptr(a.var, a.space, off, a.elem, a.volatile)
+        if isinstance(b, Ptr) and a is None:
+            return b
+        if not isinstance(a, V):
+            a = self.unknown()
+        if not isinstance(b, V):
+            b = self.unknown()
+        return self._select(c, ct, a, b)
+
+    def _select(self, c: V, ct: np.ndarray, a: V, b: V) -> V:
+        av, bv = a.v, b.v
+        if av.dtype != bv.dtype:
+            av, bv = av.astype(np.float64), bv.astype(np.float64)
+        v = np.where(ct, av, bv)
+        k = c.k & np.where(ct, a.k, b.k)
+        return V(v, k)
+
+    # ------------------------------------------------------------------ calls
+    def _call(self, e: ir.Call, m: Mask, fr: _Frame):
+        name = e.callee
+        if name in BLOCK_BARRIER_CALLS or is_grid_sync(e):
+            for a in e.args:
+                self.ev(a, m, fr)
+            self.barrier(e, m, fr)
+            return self.unknown()
+        if name in _CG_QUERIES and e.args:
+            v = self._cg_query(name, e.args[0].type.spelling)
+            if v is not None:
+                return v
+        if name in ("size", "num_threads", "meta_group_size") and not e.args:
+            # `tile.size()` is static: the object is not in the IR; one tile type in scope
+            # says which group it is
+            tiles = {re.sub(r"^const\s+", "", v.type.spelling) for v in fr.fn.locals + fr.fn.params
+                     if "thread_block_tile<" in v.type.spelling}
+            if len(tiles) == 1:
+                v = self._cg_query(name, tiles.pop())
+                if v is not None:
+                    return v
+        if name in _CONSTANT_CALLS:
+            # `-INFINITY` is `-__builtin_inff()`: every thread storing it stores the same bits
+            return self.const(_CONSTANT_CALLS[name])
+        if name in WARP_BARRIER_CALLS:
+            for a in e.args:
+                self.ev(a, m, fr)
+            self.wepoch[m.may] += 1
+            return self.unknown()
+        group = _reduction_group(e)
+        if group:
+            # cg::reduce(tile, v, op) and __reduce_*_sync return one result to every thread
+            # of the group: equal (unknown) values within a group
+            for a in e.args:
+                self.ev(a, m, fr)
+            out = self.unknown()
+            gid = self.ts.lin // group
+            out.t = ((self._object_ids.setdefault(id(e), len(self._object_ids) + 1)) << 40) + gid + 1
+            out.t = out.t.astype(_INT)
+            return out
+        if name.startswith("atomic") or name.startswith("__atomic") or name.startswith("__nv_atomic"):
+            vals = [self.ev(a, m, fr) for a in e.args]
+            if vals and isinstance(vals[0], Ptr):
+                p = vals[0]
+                self.access(MemLoc(p, e, _elem_size(p.elem), p.elem), True, m, None, atomic=True)
+            return self.unknown()
+        if name in _MATH2 and len(e.args) == 2:
+            a, b = self.ev(e.args[0], m, fr), self.ev(e.args[1], m, fr)
+            if not (isinstance(a, V) and isinstance(b, V)):
+                return self.unknown()
+            if name in ("__mul24", "__umul24"):
+                return self._arith("*", a, b)
+            if name in ("__hadd", "__rhadd"):
+                return self._arith("/", self._arith("+", a, b), self.const(2))
+            if a.v.dtype != b.v.dtype:
+                av, bv = a.v.astype(np.float64), b.v.astype(np.float64)
+            else:
+                av, bv = a.v, b.v
+            r = np.minimum(av, bv) if "min" in name else np.maximum(av, bv)
+            return V(r, a.k & b.k)
+        if name in _MATH1 and len(e.args) == 1:
+            a = self.ev(e.args[0], m, fr)
+            if not isinstance(a, V):
+                return self.unknown()
+            with np.errstate(all="ignore"):
+                if name in ("abs", "fabsf", "fabs"):
+                    return V(np.abs(a.v), a.k)
+                if name in ("floorf", "floor", "__float2int_rd"):
+                    return V(np.floor(a.v.astype(np.float64)), a.k)
+                if name in ("ceilf", "ceil", "__float2int_ru"):
+                    return V(np.ceil(a.v.astype(np.float64)), a.k)
+                if name in ("truncf", "trunc", "__float2int_rz"):
+                    return V(np.trunc(a.v.astype(np.float64)), a.k)
+                if name in ("rintf", "__float2int_rn"):
+                    return V(np.rint(a.v.astype(np.float64)), a.k)
+                if name in ("sqrtf", "sqrt"):
+                    r = np.sqrt(a.v.astype(np.float64))
+                    return V(np.where(np.isfinite(r), r, 0.0), a.k & np.isfinite(r))
+                if name in ("log2f", "log2"):
+                    r = np.log2(a.v.astype(np.float64))
+                    return V(np.where(np.isfinite(r), r, 0.0), a.k & np.isfinite(r))
+                if name == "__popc" and not a.is_float:
+                    x = cint.wrap_u32(a.v)
+                    cnt = np.zeros_like(x)
+                    for i in range(32):
+                        cnt += (x >> i) & 1
+                    return V(cnt, a.k)
+            return self.unknown()
+        fn = e.function
+        if fn is not None and fn.body is not None and len(fn.params) == len(e.args) and \
+                len(self._inline_stack) < MAX_INLINE_DEPTH and fn not in self._inline_stack:
+            return self._inline(e, fn, m, fr)
+        for a in e.args:
+            self.ev(a, m, fr)
+        return self.unknown()
+
+    def _cg_query(self, name: str, grp: str) -> Optional[V]:
+        """Cooperative-groups queries on a block, a tile or the grid."""
+        ts = self.ts
+        T = ts.threads_per_block
+        m = re.search(r"thread_block_tile<\s*(\d+)", grp)
+        if m:
+            n = int(m.group(1))
+            return {"thread_rank": lambda: self.arr(ts.lin % n), "size": lambda: self.const(n),
+                    "num_threads": lambda: self.const(n),
+                    "meta_group_rank": lambda: self.arr(ts.lin // n),
+                    "meta_group_size": lambda: self.const(-(-T // n))}.get(name, lambda: None)()
+        if "grid_group" in grp:
+            if ts.grid is None:
+                return None
+            gx, gy, gz = ts.grid
+            blin = (ts.bz * gy + ts.by) * gx + ts.bx
+            return {"thread_rank": lambda: self.arr(blin * T + ts.lin),
+                    "size": lambda: self.const(T * gx * gy * gz),
+                    "num_threads": lambda: self.const(T * gx * gy * gz),
+                    "block_rank": lambda: self.arr(blin),
+                    "num_blocks": lambda: self.const(gx * gy * gz)}.get(name, lambda: None)()
+        if "thread_block" in grp:
+            return {"thread_rank": lambda: self.arr(ts.lin), "size": lambda: self.const(T),
+                    "num_threads": lambda: self.const(T)}.get(name, lambda: None)()
+        return None
+
+    @property
+    def _inline_stack(self) -> list:
+        if not hasattr(self, "_inl"):
+            self._inl = []
+        return self._inl
+
+    def _inline(self, e: ir.Call, fn: ir.Function, m: Mask, fr: _Frame):
+        env: dict = {}
+        for p, a in zip(fn.params, e.args):
+            if p.is_reference:
+                env[p] = self.lvalue(a, m, fr)
+                continue
+            val = self.ev(a, m, fr)
+            if isinstance(val, Ptr) and p.type.kind == "pointer" and p.type.element is not None:
+                val = Ptr(val.var, val.space, val.off, p.type.element,
+                          val.volatile or p.type.element.is_volatile)
+            elif isinstance(val, V) and p.type.kind == "scalar":
+                val = self._convert(val, p.type)
+            env[p] = val
+        nf = _Frame(self.n, env, fn)
+        self._inline_stack.append(fn)
+        try:
+            self.block(fn.body, m, nf)
+        finally:
+            self._inline_stack.pop()
+        if not nf.rets:
+            return self.unknown()
+        res = None
+        for rm, val in nf.rets:
+            if isinstance(val, Ptr):
+                res = val if res is None or (isinstance(res, Ptr) and res.var is val.var) else None
+                continue
+            if not isinstance(val, V):
+                val = self.unknown()
+            if res is None:
+                res = V(val.v.copy(), val.k & rm.must) if not rm.certain or not bool(np.all(rm.must[m.may])) \
+                    else val
+            elif isinstance(res, V):
+                res = self._where(Mask(rm.must, rm.must), val, res)
+        return res if res is not None else self.unknown()

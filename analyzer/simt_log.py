@@ -1,0 +1,151 @@
+"""What a run of the per-thread interpreter records.
+
+- :class:`ThreadSet`: the threads it runs (one or more blocks of the launch shape), with
+  their coordinates, block ordinal and warp;
+- :class:`Access`: one execution of a memory access by a set of threads, with the byte offset
+  each of them touches; the interpreter groups them per barrier interval (epoch) and memory
+  object and hands each closed interval to ``Simt.interval_closed`` (:mod:`.races` pairs them);
+- :class:`BarrierEvent`: who arrived at a barrier; :class:`BranchStats`: how an ``if`` split
+  warps (the warp-divergence statistics that :mod:`.uniformity` reads).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from . import ir
+from .simt_values import _INT
+
+MAX_GRID_THREADS = 1 << 16
+
+
+
+@dataclass
+class Access:
+    """One execution of a shared-memory access by a set of threads."""
+
+    node: ir.Expr
+    var: ir.Variable
+    key: object  # what aliases: the variable, or "extern" for all extern __shared__ arrays
+    write: bool
+    atomic: bool
+    threads: np.ndarray
+    offs: np.ndarray
+    size: int
+    certain: np.ndarray
+    wepoch: np.ndarray
+    iters: tuple  # ((loop instance, iteration, ir.Loop), ...) outermost first
+    tags: tuple  # ((decision id, outcome), ...)
+    value: Optional[np.ndarray]  # the value written (known entries only), for writes
+    volatile: bool = False
+    tok: Optional[np.ndarray] = None  # provenance tokens of the value written (0: none)
+    #: set inside ``if (threadIdx.x == <block-uniform value>)``: one execution of that branch
+    #: is by at most one thread, so two accesses of the same execution never race
+    solo: Optional[int] = None
+    space: str = "shared"  # the memory space of ``var`` (what the run was asked to record)
+
+
+@dataclass
+class BranchStats:
+    """How one ``if`` splits warps over a run (all executions summed)."""
+
+    stmt: ir.If
+    executions: int = 0
+    warps_executing: int = 0
+    warps_divergent: int = 0
+    interleaved: bool = False  # some divergent warp's taken lanes are not one contiguous run
+    unknown: int = 0  # executions whose condition was not known for every active thread
+    example_warp: Optional[int] = None
+    example_block: Optional[tuple] = None
+    example_lanes: Optional[tuple] = None  # (first taken lane, first not-taken lane)
+    minority_sum: float = 0.0  # over divergent warps: share of active lanes on the smaller side
+
+    @property
+    def fraction(self) -> float:
+        return self.warps_divergent / self.warps_executing if self.warps_executing else 0.0
+
+    @property
+    def minority(self) -> float:
+        """Mean share of a divergent warp's active lanes on the smaller side of the branch
+        (1/32 for a leader test `lane == 0`, 1/2 for `tid % 2`)."""
+        return self.minority_sum / self.warps_divergent if self.warps_divergent else 0.0
+
+
+@dataclass
+class BarrierEvent:
+    node: object  # ir.Barrier or ir.Call
+    arrived: int  # threads that certainly execute it
+    alive: int  # threads of the block still running
+    possible: int
+
+
+@dataclass
+class ThreadSet:
+    block: tuple
+    grid: Optional[tuple]
+    blocks: list  # (bx, by, bz) of each simulated block
+    n: int = 0
+    tx: np.ndarray = None
+    ty: np.ndarray = None
+    tz: np.ndarray = None
+    bx: np.ndarray = None
+    by: np.ndarray = None
+    bz: np.ndarray = None
+    lin: np.ndarray = None
+    blk: np.ndarray = None
+    warp: np.ndarray = None  # global warp ordinal over the simulated blocks
+
+    def __post_init__(self):
+        bxd, byd, bzd = self.block
+        T = bxd * byd * bzd
+        t = np.arange(T, dtype=_INT)
+        nb = len(self.blocks)
+        self.n = T * nb
+        lin = np.tile(t, nb)
+        self.lin = lin
+        self.tx = lin % bxd
+        self.ty = (lin // bxd) % byd
+        self.tz = lin // (bxd * byd)
+        self.blk = np.repeat(np.arange(nb, dtype=_INT), T)
+        b = np.array(self.blocks, dtype=_INT).reshape(nb, 3)
+        self.bx = np.repeat(b[:, 0], T)
+        self.by = np.repeat(b[:, 1], T)
+        self.bz = np.repeat(b[:, 2], T)
+        wpb = -(-T // 32)
+        self.warps_per_block = wpb
+        self.warp = self.blk * wpb + lin // 32
+
+    @property
+    def threads_per_block(self) -> int:
+        return self.block[0] * self.block[1] * self.block[2]
+
+    def coords(self, t: int) -> tuple:
+        bx, by, _ = self.block
+        return (t % bx, (t // bx) % by, t // (bx * by))
+
+    def describe(self, t: int) -> str:
+        x, y, z = self.coords(t)
+        if self.block[1] == 1 and self.block[2] == 1:
+            return f"thread {t}"
+        if self.block[2] == 1:
+            return f"thread ({x},{y})"
+        return f"thread ({x},{y},{z})"
+
+
+def sample_blocks(grid: Optional[tuple], block: tuple, limit: int = MAX_GRID_THREADS) -> tuple[list, bool]:
+    """Blocks to simulate for grid-wide counts: all of them when the grid is small enough,
+    else the first, second, middle and last two along each dimension. Returns (blocks, all)."""
+    if grid is None:
+        return [(0, 0, 0)], False
+    T = block[0] * block[1] * block[2]
+    total = grid[0] * grid[1] * grid[2]
+    if total * T <= limit:
+        return [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])], True
+
+    def picks(n):
+        return sorted({0, min(1, n - 1), n // 2, max(n - 2, 0), n - 1})
+
+    out = [(x, y, z) for z in picks(grid[2]) for y in picks(grid[1]) for x in picks(grid[0])]
+    return out, False

@@ -1,0 +1,130 @@
+"""What the per-thread interpreter (:mod:`.simt`) computes with: a value per thread with the
+entries it knows (:class:`V`), pointers into memory objects, memory and register locations,
+activity masks (threads that must / may execute), and the frames of inlined calls.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from . import ir
+
+_INT = np.int64
+
+
+class BudgetExceeded(Exception):
+    """The run spent its statement budget (``Simt.budget``)."""
+
+
+class V:
+    """One number per thread; ``k`` says which entries are known. ``t`` (optional) is a
+    provenance token per thread: two threads whose tokens are equal and non-zero hold the same
+    value even when it is not known (both read ``bias[c]`` at the same address of global
+    memory, or both got one warp reduction's result)."""
+
+    __slots__ = ("v", "k", "t")
+
+    def __init__(self, v: np.ndarray, k: np.ndarray, t: Optional[np.ndarray] = None):
+        self.v = v
+        self.k = k
+        self.t = t
+
+    @property
+    def is_float(self) -> bool:
+        return self.v.dtype.kind == "f"
+
+    def all_known(self, mask: np.ndarray) -> bool:
+        return bool(np.all(self.k[mask]))
+
+    def __repr__(self) -> str:
+        return f"V({self.v[:8]}..., known={int(self.k.sum())})"
+
+
+@dataclass
+class Ptr:
+    """A pointer: ``off`` bytes into object ``var`` (None: an object the run does not know)."""
+
+    var: Optional[ir.Variable]
+    space: str  # shared | global | local | constant | unknown
+    off: V
+    elem: ir.CType
+    volatile: bool = False
+
+
+@dataclass
+class MemLoc:
+    ptr: Optional[Ptr]
+    node: ir.Expr
+    size: Optional[int]
+    elem: ir.CType
+
+
+@dataclass
+class RegLoc:
+    key: object  # a Variable, or (Variable, member)
+    var: ir.Variable
+
+
+class Mask:
+    __slots__ = ("must", "may")
+
+    def __init__(self, must: np.ndarray, may: np.ndarray):
+        self.must = must
+        self.may = may
+
+    def any(self) -> bool:
+        return bool(self.may.any())
+
+    @property
+    def certain(self) -> bool:
+        return bool(np.array_equal(self.must, self.may))
+
+
+# ---------------------------------------------------------------------- frames
+
+class _Ctx:
+    """Loop or switch: threads that left it with break/continue."""
+
+    __slots__ = ("brk_must", "brk_may", "cont_must", "cont_may", "switch")
+
+    def __init__(self, n: int, switch: bool = False):
+        z = np.zeros(n, dtype=bool)
+        self.brk_must, self.brk_may = z.copy(), z.copy()
+        self.cont_must, self.cont_may = z.copy(), z.copy()
+        self.switch = switch
+
+
+class _Frame:
+    def __init__(self, n: int, env: dict, fn: ir.Function):
+        self.env = env
+        self.fn = fn
+        self.ret_must = np.zeros(n, dtype=bool)
+        self.ret_may = np.zeros(n, dtype=bool)
+        self.rets: list = []
+        self.ctxs: list[_Ctx] = []
+
+
+def _space_of(var: ir.Variable) -> str:
+    st = var.storage
+    if st in ("shared", "extern_shared"):
+        return "shared"
+    if st == "constant":
+        return "constant"
+    if st in ("device", "managed", "static", "host"):
+        return "global"
+    if st == "param":
+        return "global"
+    return "local"
+
+
+def _elem_size(t: Optional[ir.CType]) -> Optional[int]:
+    if t is None:
+        return None
+    if t.size:
+        return t.size
+    if t.kind == "array" and t.element is not None and t.extent:
+        s = _elem_size(t.element)
+        return s * t.extent if s else None
+    return None

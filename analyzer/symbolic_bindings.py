@@ -1,0 +1,87 @@
+"""Launch values for the symbols of a symbolic address (:class:`Bindings`): block and grid
+dimensions from the launch, kernel parameters from ``--param`` or the launch site, and a stated
+default where nothing is known.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import sympy as sp
+
+from .symbolic_values import (BLOCKDIM, GRIDDIM, PARAM, Symbols, TEMPLATE)
+
+
+DEFAULT_PARAM_VALUE = 1024
+
+
+@dataclass
+class Bindings:
+    """Numbers for symbols: launch dimensions, ``--param`` values, launch-site arguments.
+
+    ``values`` are known; ``defaults`` are used only where a number is needed and then listed
+    as an assumption by the caller (``describe``)."""
+
+    values: dict = field(default_factory=dict)
+    sources: dict = field(default_factory=dict)
+    defaults: dict = field(default_factory=dict)
+
+    def bind(self, e):
+        if not isinstance(e, sp.Basic) or not self.values:
+            return e
+        return e.xreplace(self.values)
+
+    def describe(self, s: sp.Symbol) -> str:
+        if s in self.values:
+            return f"{s.name} = {self.values[s]} {self.sources.get(s, '')}".strip()
+        if s in self.defaults:
+            return f"{s.name} assumed {self.defaults[s]} (no value known)"
+        return s.name
+
+
+def make_bindings(syms: Symbols, launch, params: Optional[dict] = None) -> Bindings:
+    """Bind blockDim/gridDim from ``launch`` (a LaunchConfig), kernel parameters from
+    ``params`` (``--param``) and then from the launch site, template constants from
+    ``params`` too. Parameters left unbound get a stated default."""
+    b = Bindings()
+    params = params or {}
+    block = getattr(launch, "block", None) or (256, 1, 1)
+    grid = getattr(launch, "grid", None)
+    src = getattr(launch, "source", "default")
+    site = getattr(launch, "site", None)
+    where = {"command-line": "from --block", "launch-site":
+             f"from the launch at line {site.range.line}" if site is not None else "from the launch site",
+             "launch-bounds": "from __launch_bounds__", "default": "(default block, no launch found)"}
+    for s, info in syms.info.items():
+        if info.kind == BLOCKDIM:
+            b.values[s] = sp.Integer(block["xyz".index(info.component)])
+            b.sources[s] = where.get(src, "")
+        elif info.kind == GRIDDIM:
+            if grid:
+                b.values[s] = sp.Integer(grid["xyz".index(info.component)])
+                b.sources[s] = "from --grid" if src == "command-line" else "from the launch"
+            else:
+                b.defaults[s] = sp.Integer(DEFAULT_PARAM_VALUE)
+        elif info.kind in (PARAM, TEMPLATE):
+            name = info.var.name if info.var is not None else info.name
+            if name in params and _is_number(params[name]):
+                b.values[s] = sp.Integer(int(params[name]))
+                b.sources[s] = "from --param"
+                continue
+            pv = getattr(launch, "param_values", {}) or {}
+            if info.kind == PARAM and name in pv and _is_number(pv[name]):
+                b.values[s] = sp.Integer(int(pv[name]))
+                line = site.range.line if site is not None else "?"
+                b.sources[s] = f"from the launch site at line {line}"
+                continue
+            if info.var is None or not info.var.type.is_float:
+                b.defaults[s] = sp.Integer(DEFAULT_PARAM_VALUE)
+    return b
+
+
+def _is_number(v) -> bool:
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return True
+    return isinstance(v, float) and v.is_integer()

@@ -1,0 +1,381 @@
+"""The vocabulary of symbolic addresses (:mod:`.symbolic`): sympy functions for values read
+from memory, opaque values and bit operations; the symbol table of one kernel (thread, block,
+launch-dimension, parameter, iteration symbols); pointer values; the access events the walk
+reports; the walk's state and the small helpers both halves of the walker share.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Optional, Union
+
+import sympy as sp
+
+from . import ir
+
+# --------------------------------------------------------------------------- sympy functions
+
+
+class MemLoad(sp.Function):
+    """A value read from memory (or another lane): ``MemLoad(name, *index)``. Integer valued
+    and opaque; it varies across the lanes of a warp exactly when its index does."""
+
+    nargs = None
+
+    def _eval_is_integer(self):
+        return True
+
+    def _sympystr(self, printer):
+        name = printer._print(self.args[0])
+        rest = ", ".join(printer._print(a) for a in self.args[1:])
+        return f"{name}[{rest}]"
+
+
+class Opaque(sp.Function):
+    """A value the analysis does not model (an unknown call, a loop-carried variable that
+    depends on the thread, ...): ``Opaque(name, *args)``."""
+
+    nargs = None
+
+    def _eval_is_integer(self):
+        return True
+
+    def _sympystr(self, printer):
+        name = printer._print(self.args[0])
+        if len(self.args) == 1:
+            return f"?{name}"
+        return f"?{name}({', '.join(printer._print(a) for a in self.args[1:])})"
+
+
+def _both_int(a, b) -> bool:
+    return getattr(a, "is_Integer", False) and getattr(b, "is_Integer", False)
+
+
+class BitAnd(sp.Function):
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if _both_int(a, b):
+            return sp.Integer(int(a) & int(b))
+        return None
+
+    def _eval_is_integer(self):
+        return True
+
+
+class BitOr(sp.Function):
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if _both_int(a, b):
+            return sp.Integer(int(a) | int(b))
+        return None
+
+    def _eval_is_integer(self):
+        return True
+
+
+class BitXor(sp.Function):
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if _both_int(a, b):
+            return sp.Integer(int(a) ^ int(b))
+        return None
+
+    def _eval_is_integer(self):
+        return True
+
+
+class ShiftLeft(sp.Function):
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if _both_int(a, b) and int(b) >= 0:
+            return sp.Integer(int(a) << int(b))
+        return None
+
+    def _eval_is_integer(self):
+        return True
+
+
+class ShiftRight(sp.Function):
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if _both_int(a, b) and int(b) >= 0:
+            return sp.Integer(int(a) >> int(b))
+        return None
+
+    def _eval_is_integer(self):
+        return True
+
+
+# --------------------------------------------------------------------------- symbols
+
+THREAD, BLOCK, BLOCKDIM, GRIDDIM, PARAM, ITER, OPAQUE, TEMPLATE, BOOL = (
+    "thread", "block", "blockdim", "griddim", "param", "iter", "opaque", "template", "bool")
+
+
+@dataclass
+class SymInfo:
+    kind: str
+    name: str
+    var: Optional[ir.Variable] = None
+    component: str = ""
+    # iteration symbols: the loop, its trip count (sympy, may be symbolic) and the line
+    loop: Optional[ir.Loop] = None
+    trip: Optional[sp.Expr] = None
+    note: str = ""
+
+
+class Symbols:
+    """Creates the symbols of one kernel analysis and remembers what each one stands for."""
+
+    def __init__(self):
+        self.info: dict[sp.Symbol, SymInfo] = {}
+        self._by_key: dict = {}
+        self._names: set[str] = set()
+        self.thread = {c: self._builtin("threadIdx", c, THREAD) for c in "xyz"}
+
+    def _unique(self, name: str) -> str:
+        n, k = name, 1
+        while n in self._names:
+            k += 1
+            n = f"{name}_{k}"
+        self._names.add(n)
+        return n
+
+    def make(self, key, name: str, kind: str, **kw) -> sp.Symbol:
+        if key is not None and key in self._by_key:
+            return self._by_key[key]
+        assumptions = {"integer": True}
+        if kind in (THREAD, BLOCK, ITER):
+            assumptions["nonnegative"] = True
+        if kind in (BLOCKDIM, GRIDDIM):
+            assumptions["positive"] = True
+        if kind == BOOL:
+            assumptions = {}
+        s = sp.Symbol(self._unique(name), **assumptions)
+        self.info[s] = SymInfo(kind, s.name, **kw)
+        if key is not None:
+            self._by_key[key] = s
+        return s
+
+    def _builtin(self, name: str, comp: str, kind: str) -> sp.Symbol:
+        return self.make(("builtin", name, comp), f"{name}.{comp}", kind, component=comp)
+
+    def builtin(self, name: str, comp: str) -> sp.Expr:
+        if name == "warpSize":
+            return sp.Integer(32)
+        kind = {"threadIdx": THREAD, "blockIdx": BLOCK, "blockDim": BLOCKDIM,
+                "gridDim": GRIDDIM}.get(name, OPAQUE)
+        return self._builtin(name, comp or "x", kind)
+
+    def param(self, var: ir.Variable) -> sp.Symbol:
+        return self.make(("param", id(var)), var.name, PARAM, var=var)
+
+    def template(self, name: str) -> sp.Symbol:
+        return self.make(("template", name), name, TEMPLATE)
+
+    def opaque(self, name: str, note: str = "") -> sp.Symbol:
+        return self.make(None, name, OPAQUE, note=note)
+
+    def boolean(self, name: str = "cond") -> sp.Symbol:
+        return self.make(None, name, BOOL)
+
+    def kind(self, s) -> Optional[str]:
+        i = self.info.get(s)
+        return i.kind if i else None
+
+    @property
+    def thread_symbols(self) -> set:
+        return set(self.thread.values())
+
+
+def lane_varying(e, syms: Symbols) -> bool:
+    """Whether ``e`` can differ between the threads of a warp (it mentions threadIdx, or
+    a lane-varying opaque/loaded value)."""
+    if not isinstance(e, sp.Basic):
+        return False
+    return bool(e.free_symbols & syms.thread_symbols)
+
+
+def data_atoms(e) -> list:
+    """The :class:`MemLoad` sub-expressions of ``e``."""
+    if not isinstance(e, sp.Basic):
+        return []
+    return list(e.atoms(MemLoad))
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A pointer value: ``offset`` bytes past the start of the object ``base``."""
+
+    base: Optional[ir.Variable]
+    space: str  # global | shared | local | constant | register | unknown
+    offset: sp.Expr
+    elem: ir.CType
+    volatile: bool = False
+    name: str = ""
+    # Subscripts applied so far directly to an array variable (``tile[i]`` -> (i,)); None
+    # once pointer arithmetic intervenes.
+    subs: Optional[tuple] = None
+
+    def add_bytes(self, b) -> "Pointer":
+        return replace(self, offset=self.offset + b, subs=None)
+
+
+Value = Union[sp.Basic, Pointer, None]
+
+
+@dataclass
+class LoopInfo:
+    loop: ir.Loop
+    it: Optional[sp.Symbol]
+    trip: Optional[sp.Expr]
+    has_barrier: bool = False
+
+
+@dataclass
+class AccessEvent:
+    """One memory access met by the walk (one per kind: ``a[i] += x`` gives a load and a store)."""
+
+    node: ir.Expr
+    kind: str  # load | store
+    pointer: Pointer
+    elem: ir.CType
+    elem_bytes: Optional[int]
+    name: str  # the name written in the source (`src` for `src[t]`)
+    path: tuple  # sympy conditions that hold where the access executes
+    loops: tuple  # LoopInfo, outermost first
+    seq: int
+    epoch: int  # number of barriers met before (any scope)
+    function: ir.Function
+    volatile: bool = False
+    atomic: bool = False
+    # Load cache hint of the intrinsic used: "ca" (__ldg/__ldca: through L1), "cg" (__ldcg,
+    # __ldcs, __ldlu, __ldcv: L2 only), or "" (a plain access).
+    cache: str = ""
+    # For a multi-dimensional array indexed with every subscript: the subscripts (sympy),
+    # outermost first; lets the bank analysis recompute the address with padded extents.
+    dims: Optional[list] = None
+    notes: list = field(default_factory=list)
+    call_lines: tuple = ()  # lines of the inlined calls that lead here
+
+    @property
+    def space(self) -> str:
+        return self.pointer.space
+
+    @property
+    def offset(self) -> sp.Expr:
+        return self.pointer.offset
+
+    @property
+    def array(self) -> str:
+        return self.pointer.name or self.name
+
+    def index_expr(self) -> Optional[sp.Expr]:
+        """The element index (byte offset / element size) when it divides evenly."""
+        if not self.elem_bytes:
+            return None
+        q = sp.expand(self.offset / self.elem_bytes)
+        if all(getattr(c, "is_Integer", False) for c in _coefficients(q)):
+            return q
+        return None
+
+    def index_text(self) -> str:
+        q = self.index_expr()
+        if q is None:
+            return f"{sp.sstr(sp.expand(self.offset))} bytes"
+        return sp.sstr(q)
+
+
+def _coefficients(e: sp.Expr) -> list:
+    out = []
+    for t in sp.Add.make_args(e):
+        c, _ = t.as_coeff_Mul()
+        out.append(c)
+    return out
+
+
+# --------------------------------------------------------------------------- walk state
+
+
+@dataclass
+class WalkState:
+    env: dict
+    path: tuple = ()
+    loops: tuple = ()
+    depth: int = 0
+    returns: Optional[list] = None
+    base_path_len: int = 0
+    call_lines: tuple = ()
+
+    def fork(self, extra_cond=None) -> "WalkState":
+        p = self.path + ((extra_cond,) if extra_cond is not None else ())
+        return WalkState(dict(self.env), p, self.loops, self.depth, self.returns,
+                      self.base_path_len, self.call_lines)
+MAX_INLINE_DEPTH = 6
+#: Statements the walk may inline into one kernel in all: device functions that call each
+#: other several times per level multiply (breadth ** depth); past this, calls are summarised
+#: as opaque values and their memory accesses are not listed (said in a note).
+INLINE_BUDGET = 20000
+
+
+def is_data(e) -> bool:
+    return isinstance(e, sp.Basic) and bool(e.atoms(MemLoad))
+
+
+def larger_than(e: sp.Basic, limit: int) -> bool:
+    """Whether the expression tree of ``e`` has more than ``limit`` nodes (stops counting
+    there, so the test costs at most ``limit`` steps)."""
+    n = 0
+    for _ in sp.preorder_traversal(e):
+        n += 1
+        if n > limit:
+            return True
+    return False
+
+
+_MEMORY_STORAGE = ("shared", "extern_shared", "device", "constant", "managed", "static")
+
+
+def in_memory(v: ir.Variable) -> bool:
+    """A variable that lives in memory (shared, global, constant): reading it is an access."""
+    return v.storage in _MEMORY_STORAGE or (v.file_scope and v.storage not in ("host", "builtin"))
+
+
+def is_expr(v) -> bool:
+    return isinstance(v, sp.Expr)
+
+
+MAX_NODES = 400
+
+
+def bounded(e: sp.Expr, w, name: str) -> sp.Expr:
+    """``e``, or an opaque value when it has grown too large to be useful (branchy code in
+    loops can nest choices exponentially)."""
+    if larger_than(e, MAX_NODES):
+        return w._unknown(name, lane=lane_varying(e, w.syms))
+    return e
+
+
+def negate(c):
+    try:
+        return sp.Not(c)
+    except (TypeError, ValueError):
+        return sp.Symbol("not_cond")
+
+
+def is_volatile_type(t: Optional[ir.CType]) -> bool:
+    if t is None:
+        return False
+    return bool(t.is_volatile or "volatile" in (t.spelling or ""))

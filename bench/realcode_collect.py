@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Turn ``bench/realcode_measure.py``'s raw output into ``tests/data/realcode-measured.json``.
+
+    python3 bench/realcode_collect.py RAW.json [-o tests/data/realcode-measured.json]
+
+Per kernel of the distilled programs (``tests/realcode/*.cu``):
+
+- ``launch``: block, grid and dynamic shared memory as Nsight Compute saw them;
+- ``params``: the scalar values named in the file's ``// realcode-param: KERNEL NAME=VALUE`` lines
+  (the launch's step variables);
+- ``measured``: the kernel-level figures ``cudalint validate --ncu`` derives
+  (``commands/validate_ncu.derive_metrics``), plus ptxas' register count of the nvcc build;
+- ``accesses``: one row per SASS global/shared/local memory instruction with its source line
+  (``nvdisasm -g``), the warp-level executions, and per request: L2 theoretical sectors for
+  global (= distinct 32-byte sectors the warp touched), ncu's n-way figure for shared;
+- ``original``: the kernel-level figures of the public original it was distilled from, when that
+  program was measured too (``orig_*`` programs of the manifest).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+
+from cudalint.commands.validate_ncu import derive_metrics, parse_ncu_csv  # noqa: E402
+
+# distilled program -> measured original program
+ORIGINALS = {"pb_correlation": "orig_pb_corr", "pb_covariance": "orig_pb_covar", "pb_gramschmidt": "orig_pb_gramschm",
+             "cs_transpose": "orig_cs_transpose", "cs_matrixmul": "orig_cs_matrixmul",
+             "hb_stencil1d": "orig_hb_stencil1d", "rod_backprop": "orig_rod_backprop"}
+
+
+def _num(s):
+    try:
+        v = float(str(s).replace(",", ""))
+    except ValueError:
+        return None
+    return int(v) if v.is_integer() else v
+
+
+def raw_rows(text: str) -> list[dict]:
+    """Every kernel row of ``--page raw --csv`` (the first line is the header, the second units)."""
+    lines = [ln for ln in (text or "").splitlines() if ln.startswith('"')]
+    rows = list(csv.reader(io.StringIO("\n".join(lines))))
+    if not rows:
+        return []
+    hdr = rows[0]
+    out = []
+    for r in rows[1:]:
+        if r and re.fullmatch(r"\d+", r[0].strip()):
+            out.append(dict(zip(hdr, r)))
+    return out
+
+
+def base_name(kernel_name: str) -> str:
+    """``void MatrixMulCUDA<32>(float *, ...)`` -> ``MatrixMulCUDA<32>``."""
+    s = re.sub(r"^void\s+", "", kernel_name.strip())
+    s = re.sub(r"<\((?:unsigned )?\w+\)", "<", s)  # the source page spells <(int)32>
+    depth = 0
+    for i, ch in enumerate(s):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            return s[:i].strip()
+    return s
+
+
+def source_sections(text: str) -> dict:
+    """``--page source --print-source sass`` CSV -> {kernel base name: [instruction rows]} (the
+    first section of each kernel; ncu repeats it)."""
+    out: dict = {}
+    cur = None
+    hdr = None
+    for r in csv.reader(io.StringIO(text or "")):
+        if not r:
+            continue
+        if r[0] == "Kernel Name":
+            name = base_name(r[1])
+            cur = None if name in out else name
+            if cur:
+                out[cur] = []
+            hdr = None
+            continue
+        if r[0] == "Address":
+            hdr = r
+            continue
+        if cur and hdr and len(r) == len(hdr):
+            out[cur].append(dict(zip(hdr, r)))
+    return out
+
+
+def sass_lines(sass: str) -> dict:
+    """nvdisasm -g text -> {mangled function: {offset: (line, text)}}."""
+    out: dict = {}
+    fn = None
+    line = None
+    for ln in sass.splitlines():
+        m = re.match(r"^\.text\.(\S+):", ln.strip())
+        if m:
+            fn = m.group(1)
+            out[fn] = {}
+            line = None
+            continue
+        m = re.search(r'//## File "[^"]*", line (\d+)', ln)
+        if m:
+            line = int(m.group(1))
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", ln)
+        if m and fn:
+            out[fn][int(m.group(1), 16)] = (line, m.group(2).strip())
+    return out
+
+
+def ptxas_registers(text: str) -> dict:
+    out, cur = {}, None
+    for ln in text.splitlines():
+        m = re.search(r"Function properties for (\S+)", ln)
+        if m:
+            cur = m.group(1)
+        m = re.search(r"Used (\d+) registers", ln)
+        if m and cur:
+            out[cur] = int(m.group(1))
+    return out
+
+
+def _norm_sass(s: str) -> str:
+    return re.sub(r"\s+", " ", s.strip().rstrip(";"))
+
+
+def match_function(rows: list[dict], funcs: dict) -> str | None:
+    """The mangled function whose disassembly matches the profiled instruction sequence."""
+    def ops(texts):  # opcodes only: branch targets are absolute in ncu, labels in nvdisasm
+        return [t.split()[0] if not t.startswith("@") else " ".join(t.split()[:2]) for t in texts if t]
+
+    seq = ops([_norm_sass(r["Source"]) for r in rows])
+    for fn, ins in funcs.items():
+        texts = ops([_norm_sass(t) for _, (_, t) in sorted(ins.items())])
+        n = min(len(seq), len(texts))
+        if n and texts[:n] == seq[:n]:
+            return fn
+    return None
+
+
+def accesses(rows: list[dict], lines: dict) -> list[dict]:
+    if not rows:
+        return []
+    start = int(rows[0]["Address"], 16)
+    out = []
+    for r in rows:
+        space = r.get("Address Space", "-")
+        if space not in ("Global", "Shared", "Local", "Generic"):
+            continue
+        ex = _num(r.get("Instructions Executed")) or 0
+        off = int(r["Address"], 16) - start
+        line = lines.get(off, (None, None))[0]
+        row = {"line": line, "sass": _norm_sass(r["Source"]), "space": space.lower(),
+               "op": r.get("Access Operation", "-").lower(), "bits": _num(r.get("Access Size")),
+               "executed": ex}
+        if space == "Global":
+            sec = _num(r.get("L2 Theoretical Sectors Global")) or 0
+            row["sectors"] = sec
+            row["sectors_per_request"] = round(sec / ex, 4) if ex else None
+        elif space == "Shared":
+            row["wavefronts_per_request"] = _num(r.get("L1 Conflicts Shared N-Way"))
+        out.append(row)
+    return out
+
+
+def params_of(path: str) -> dict:
+    out: dict = {}
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError:
+        return out
+    for m in re.finditer(r"//\s*realcode-param:\s*(\S+)\s+(.*)", text):
+        for kv in m.group(2).split():
+            k, _, v = kv.partition("=")
+            out.setdefault(m.group(1), {})[k] = int(v)
+    return out
+
+
+def kernel_rows(prog: dict) -> dict:
+    """{kernel base name: measured figures} of one program's raw page."""
+    out = {}
+    for row in raw_rows((prog.get("ncu") or {}).get("raw_csv", "")):
+        name = base_name(row.get("Kernel Name", ""))
+        if name in out:
+            continue
+        vals, units = {}, {}
+        for k, v in row.items():
+            n = _num(v)
+            vals[k] = n if n is not None else v
+        d = derive_metrics(vals, units)
+        launch = {"block": [int(x) for x in re.findall(r"\d+", row.get("Block Size", ""))],
+                  "grid": [int(x) for x in re.findall(r"\d+", row.get("Grid Size", ""))],
+                  "dynamic_smem": _num(row.get("launch__shared_mem_per_block_dynamic")) or 0}
+        keep = ("registers_per_thread", "theoretical_occupancy_pct", "blocks_per_sm", "occupancy_limiters",
+                "global_ld_sectors_per_request", "global_st_sectors_per_request", "global_ld_requests",
+                "global_st_requests", "shared_ld_wavefronts_per_request", "shared_st_wavefronts_per_request",
+                "shared_ld_requests", "shared_st_requests", "local_ld_sectors_per_request",
+                "local_st_sectors_per_request", "local_ld_requests", "local_st_requests", "duration_us")
+        m = {k: (round(d[k], 4) if isinstance(d.get(k), float) else d.get(k)) for k in keep}
+        m["static_smem_bytes"] = _num(row.get("launch__shared_mem_per_block_static"))
+        out[name] = {"launch": launch, "measured": m}
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("raw")
+    ap.add_argument("-o", "--output", default=os.path.join(HERE, "..", "tests", "data", "realcode-measured.json"))
+    ap.add_argument("--src", default=os.path.join(HERE, "..", "tests", "realcode"))
+    a = ap.parse_args()
+    raw = json.load(open(a.raw))
+    progs = raw["programs"]
+    kernels = []
+    for name, prog in sorted(progs.items()):
+        if prog.get("kind") != "distilled":
+            continue
+        comp = prog.get("compile") or {}
+        regs = ptxas_registers(comp.get("ptxas", ""))
+        funcs = sass_lines(comp.get("sass", ""))
+        secs = source_sections((prog.get("ncu") or {}).get("source_csv", ""))
+        params = params_of(os.path.join(a.src, name + ".cu"))
+        orig = kernel_rows(progs.get(ORIGINALS.get(name, "orig_" + name), {}))
+        for kname, info in kernel_rows(prog).items():
+            rows = secs.get(kname, [])
+            fn = match_function(rows, funcs) if rows else None
+            m = info["measured"]
+            m["ptxas_registers"] = regs.get(fn) if fn else None
+            entry = {"file": f"tests/realcode/{name}.cu", "kernel": kname, "function": kname.split("<")[0],
+                     "mangled": fn, "launch": info["launch"], "params": params.get(kname.split("<")[0], {}),
+                     "measured": m, "accesses": accesses(rows, funcs.get(fn, {}))}
+            o = orig.get(kname)
+            if o is not None:
+                entry["original"] = {"program": ORIGINALS.get(name, "orig_" + name), "launch": o["launch"],
+                                     "measured": o["measured"]}
+            kernels.append(entry)
+    doc = {"device": raw.get("device"), "tools": raw.get("tools"),
+           "build": "nvcc -O3 -arch=sm_90 -lineinfo (whole program: host code and kernels)",
+           "profiler": "ncu --clock-control none --cache-control all --section SourceCounters, first launch of each kernel",
+           "originals": {k: v.get("origin") for k, v in progs.items() if v.get("kind") == "original"},
+           "kernels": kernels}
+    os.makedirs(os.path.dirname(os.path.abspath(a.output)), exist_ok=True)
+    with open(a.output, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print(f"{len(kernels)} kernels -> {a.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

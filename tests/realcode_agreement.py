@@ -1,0 +1,147 @@
+"""cudalint's static predictions vs the measurements of the real-code set (pure helpers).
+
+``tests/data/realcode-measured.json`` holds, per kernel of ``tests/realcode/*.cu``, what an H100
+measured (``bench/realcode_measure.py`` + ``bench/realcode_collect.py``). Here each kernel is
+analysed as ``cudalint explain FILE`` does, with no ``--grid``/``--param``: the launch must come
+from the file's own host code. The rows are those ``cudalint validate --ncu`` compares, with its
+tolerances (``commands/validate_report.agree``):
+
+- ``grid``: the launch grid found statically equals the one that ran;
+- ``registers``: against ptxas' count of the nvcc build (what ``validate`` reads as the
+  function's ``num_regs``; Nsight's launch figure rounds small counts up to 16);
+- ``occupancy``: theoretical occupancy, ±2 points;
+- ``global_ld`` / ``global_st``: sectors per request, ±0.5; ``shared_ld`` / ``shared_st``:
+  wavefronts per request, ±10 %.
+
+Per access, the SASS memory instructions are grouped by source line (``-lineinfo``), space and
+direction and compared with the mean of cudalint's accesses on that line.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "realcode-measured.json"
+
+ROWS = ("grid", "registers", "occupancy", "global_ld", "global_st", "shared_ld", "shared_st")
+_KEYS = {"global_ld": "global_ld_sectors_per_request", "global_st": "global_st_sectors_per_request",
+         "shared_ld": "shared_ld_wavefronts_per_request", "shared_st": "shared_st_wavefronts_per_request"}
+
+
+def load() -> dict:
+    return json.loads(DATA.read_text())
+
+
+def kernel_id(k: dict) -> str:
+    return f"{Path(k['file']).stem}:{k['kernel']}"
+
+
+def analyse(files: list[str]) -> dict:
+    """{file: FileAnalysis} as ``cudalint explain`` computes it (sm_90, no launch overrides)."""
+    from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
+
+    return {f: analyze_file(str(ROOT / f), AnalysisOptions(arch="sm_90")) for f in files}
+
+
+def find_kernel(fa, entry: dict):
+    for kf in fa.kernels:
+        if kf.name.replace(" ", "") == entry["kernel"].replace(" ", ""):
+            return kf
+    for kf in fa.kernels:
+        if kf.function.name == entry["function"]:
+            return kf
+    return None
+
+
+def predicted(kf) -> tuple[dict, dict]:
+    """(kernel-level predictions, the kernel's explain JSON). ``predicted_counters`` from the
+    explain JSON when the analysis provides it, else ``validate``'s own ``predictions``."""
+    from cudalint.commands.validate_report import predictions
+
+    kj = kf.to_json()
+    pc = kj.get("predicted_counters")
+    return (dict(pc) if pc else predictions(kf, {})), kj
+
+
+def kernel_rows(entry: dict, pred: dict, kj: dict) -> dict:
+    """{row: (predicted, measured, agree, tolerance)}; rows where neither side has a value are
+    left out (a kernel with no shared memory has no shared rows)."""
+    from cudalint.commands.validate_report import agree
+
+    m = entry["measured"]
+    out: dict = {}
+    grid = (kj.get("launch") or {}).get("grid")
+    mg = entry["launch"]["grid"]
+    out["grid"] = (grid, mg, grid is not None and list(grid) == list(mg), "equal")
+    src = pred.get("registers_source") or "ptxas"
+    ok, tol = agree("registers", pred.get("registers"), m.get("ptxas_registers"), src)
+    out["registers"] = (pred.get("registers"), m.get("ptxas_registers"), bool(ok), tol + f" ({src})")
+    ok, tol = agree("occupancy", pred.get("occupancy_pct"), m.get("theoretical_occupancy_pct"))
+    out["occupancy"] = (pred.get("occupancy_pct"), m.get("theoretical_occupancy_pct"), bool(ok), tol)
+    for row, key in _KEYS.items():
+        p, v = pred.get(key), m.get(key)
+        if p is None and v is None:
+            continue
+        ok, tol = agree(key, p, v)
+        out[row] = (p, v, bool(ok), tol)
+    return out
+
+
+def access_rows(entry: dict, kj: dict) -> list[dict]:
+    """Per source line, space and direction: cudalint's mean figure over its accesses on the line
+    vs the hardware's over the SASS instructions on the line (sectors / executed instructions for
+    global, ncu's n-way figure weighted by executions for shared)."""
+    from cudalint.commands.validate_report import agree
+
+    meas: dict = {}
+    for a in entry.get("accesses", []):
+        if a["space"] not in ("global", "shared") or a["op"] not in ("load", "store") or a["line"] is None:
+            continue
+        key = (a["line"], a["space"], a["op"])
+        s = meas.setdefault(key, [0.0, 0.0, 0])
+        if a["space"] == "global":
+            s[0] += a.get("sectors") or 0
+        else:
+            s[0] += (a.get("wavefronts_per_request") or 0) * a["executed"]
+        s[1] += a["executed"]
+        s[2] += 1
+    pred: dict = {}
+    for a in kj.get("accesses", []):
+        if a.get("space") not in ("global", "shared") or a.get("kind") not in ("load", "store"):
+            continue
+        if a.get("issued") is False:  # kept in a register: no request
+            continue
+        v = a.get("sectors_per_request") if a["space"] == "global" else a.get("wavefronts_per_request")
+        if v is None:
+            continue
+        pred.setdefault((a["line"], a["space"], a["kind"]), []).append(float(v))
+    rows = []
+    for key in sorted(set(meas) | set(pred)):
+        line, space, op = key
+        field = "sectors_per_request" if space == "global" else "wavefronts_per_request"
+        p = sum(pred[key]) / len(pred[key]) if key in pred else None
+        mv = None
+        if key in meas and meas[key][1]:
+            mv = meas[key][0] / meas[key][1]
+        if key in meas and not meas[key][1]:
+            continue  # the instruction never ran (a branch not taken): nothing measured
+        ok: Optional[bool]
+        if p is None or mv is None:
+            ok = False
+        else:
+            ok = bool(agree(field, p, mv)[0])
+        rows.append({"line": line, "space": space, "kind": op, "predicted": p, "measured": mv, "agree": ok,
+                     "predicted_accesses": len(pred.get(key, [])), "instructions": meas.get(key, [0, 0, 0])[2]})
+    return rows
+
+
+def fmt(v) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.2f}"
+    if isinstance(v, list):
+        return "x".join(str(x) for x in v)
+    return str(v)

@@ -1,0 +1,44 @@
+"""The facts pipeline: typed facts per kernel, computed only when the selected rules read them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cudalint.analyzer.pipeline import ALL_FACTS, AnalysisOptions, analyze_file, needed_facts
+from cudalint.analyzer.target import DEFAULT_ARCH
+from cudalint.rules.runner import CheckOptions, check_file
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures"
+COLUMN = FIX / "coalescing" / "column.cu"
+
+
+def test_needed_facts_follow_the_rule_families():
+    assert needed_facts(None) == frozenset(ALL_FACTS)
+    assert needed_facts(["CL201", "CL202"]) == {"accesses"}
+    assert needed_facts(["CL401"]) == {"resources", "occupancy"}
+    assert needed_facts(["CL501"]) == {"cgma", "roofline"}
+    assert needed_facts(["CL602"]) == {"sync"}
+    assert needed_facts(["CL000", "CL010", "CL701"]) == set()
+    # occupancy and roofline are computed from resources and CGMA
+    assert needed_facts(["CL4"]) >= {"resources"}
+
+
+def test_a_run_restricted_to_coalescing_computes_only_the_access_facts():
+    fa = analyze_file(str(COLUMN), AnalysisOptions(use_ptxas=False, facts=needed_facts(["CL201"])))
+    assert fa.target.arch == DEFAULT_ARCH
+    (k,) = [k for k in fa.kernels if not k.skipped]
+    assert k.accesses is not None and len(k.accesses.accesses) > 0
+    assert (k.resources, k.occupancy, k.cgma, k.roofline, k.sync) == (None,) * 5
+    full = analyze_file(str(COLUMN), AnalysisOptions(use_ptxas=False))
+    (kf,) = [k for k in full.kernels if not k.skipped]
+    assert all(getattr(kf, f) is not None for f in ALL_FACTS)
+    assert [a.to_json() for a in k.accesses] == [a.to_json() for a in kf.accesses]
+
+
+def test_selected_rules_give_the_same_findings_with_fewer_facts():
+    sel = CheckOptions(select=["CL2"])
+    res, fa = check_file(str(COLUMN), AnalysisOptions(use_ptxas=False), sel)
+    assert fa.options.facts == {"accesses"}
+    everything, _ = check_file(str(COLUMN), AnalysisOptions(use_ptxas=False), CheckOptions())
+    codes = [d.code for d in res.diagnostics]
+    assert codes and all(c.startswith("CL2") for c in codes)
+    assert codes == [d.code for d in everything.diagnostics if d.code.startswith("CL2")]
