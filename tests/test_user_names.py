@@ -40,7 +40,7 @@ def test_access_in_a_helper_is_named_by_the_callers_array(tmp_path):
         }}
         """)
     fa = analyze_file(str(src), AnalysisOptions(use_ptxas=False, block=(256, 1, 1)))
-    tab = fa.kernels[0].extra["accesses"]
+    tab = fa.kernels[0].accesses
     loads = [a for a in tab if a.kind == "load"]
     assert [a.array for a in loads] == ["inp"]  # not the helper's parameter `address`
     # one 16-byte access (alignas(16)): 32 lanes x 16 B = 16 sectors, the minimum, no split
@@ -64,7 +64,7 @@ def test_loop_carried_values_are_named_as_written(tmp_path):
         }
         """)
     result, fa = check_file(str(src), AnalysisOptions(use_ptxas=False, block=(256, 1, 1)), CheckOptions())
-    tab = fa.kernels[0].extra["accesses"]
+    tab = fa.kernels[0].accesses
     texts = [a.index for a in tab] + [n for a in tab for n in a.assumptions + [a.why]]
     texts += [d.message for d in result.diagnostics]
     assert texts and not [t for t in texts if INTERNAL.search(t)], texts
