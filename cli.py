@@ -64,16 +64,21 @@ def _parse_params(items: Optional[List[str]]) -> dict:
     return out
 
 
-def collect_files(paths: List[Path]) -> list[str]:
-    """Expand directories to the .cu/.cuh files they contain (sorted, hidden dirs skipped);
-    keep explicit file paths as given, even if missing (they get CL000)."""
+def collect_files(paths: List[Path], exclude=None) -> list[str]:
+    """Expand directories to the .cu/.cuh files they contain (sorted, hidden dirs and what an
+    exclude glob matches skipped); keep explicit file paths as given, even if missing (they get
+    CL000). ``exclude(directory)`` gives the exclude globs that apply under a directory."""
+    from .analyzer.frontend.project_files import excluded
+
     out: list[str] = []
     for p in paths:
         if p.is_dir():
+            pats = exclude(p) if exclude else []
             for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and
+                                 not excluded(os.path.join(root, d), pats, below=str(p)))
                 for f in sorted(files):
-                    if f.endswith(CUDA_SUFFIXES):
+                    if f.endswith(CUDA_SUFFIXES) and not excluded(os.path.join(root, f), pats, below=str(p)):
                         out.append(os.path.join(root, f))
         else:
             out.append(str(p))
@@ -125,6 +130,8 @@ PeakOpt = typer.Option(None, "--peak-gflops", help="Peak GFLOPS of a device with
 BandwidthOpt = typer.Option(None, "--bandwidth-gbs", help="DRAM bandwidth (GB/s) of a device with no preset.")
 ConfigOpt = typer.Option(None, "--config", help="Use this configuration file (cudalint.toml or pyproject.toml) for every file.")
 IsolatedOpt = typer.Option(False, "--isolated", help="Ignore all configuration files.")
+ExcludeOpt = typer.Option(None, "--exclude", help="Globs of files/directories not to check or analyse as headers (replaces the configured and default list; repeatable).")
+ExtendExcludeOpt = typer.Option(None, "--extend-exclude", help="Globs added to the exclude list (repeatable).")
 
 
 @app.command("check")
@@ -145,7 +152,10 @@ def check_cmd(
     peak_gflops: Optional[float] = PeakOpt,
     bandwidth_gbs: Optional[float] = BandwidthOpt,
     select: Optional[List[str]] = typer.Option(None, "--select", help="Only these codes/prefixes (comma-separated or repeated)."),
+    extend_select: Optional[List[str]] = typer.Option(None, "--extend-select", help="Codes/prefixes added to the selected ones."),
     ignore: Optional[List[str]] = typer.Option(None, "--ignore", help="Skip these codes/prefixes."),
+    exclude: Optional[List[str]] = ExcludeOpt,
+    extend_exclude: Optional[List[str]] = ExtendExcludeOpt,
     output_format: str = typer.Option("text", "--output-format", help="text | full | json | sarif | github"),
     output_file: Optional[Path] = typer.Option(None, "--output-file", help="Write the report here."),
     exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are findings."),
@@ -172,11 +182,13 @@ def check_cmd(
     if update_baseline and baseline is None:
         _err("--update-baseline needs --baseline FILE")
         raise typer.Exit(2)
-    files = collect_files(paths)
+    sel, ext, ign = _codes(select, "--select"), _codes(extend_select, "--extend-select"), _codes(ignore, "--ignore")
+    excl = _Excludes(_resolver(config, isolated), exclude, extend_exclude)
+    files = collect_files(paths, excl.for_dir)
     if not files:
         _err("no .cu/.cuh files found")
         raise typer.Exit(2)
-    tasks, first = _plan(ctx, files, aopts, select, ignore, config, isolated, time_limit)
+    tasks, first = _plan(ctx, files, aopts, sel, ign, config, isolated, time_limit, excl, ext)
     cache = None
     if not no_cache:
         cache = ResultCache(default_cache_dir(first.cache_dir))
@@ -216,7 +228,30 @@ def _resolver(config: Optional[Path], isolated: bool):
         raise typer.Exit(2)
 
 
-def _plan(ctx, files, aopts, select, ignore, config, isolated, time_limit):
+class _Excludes:
+    """The exclude globs for a place: --exclude (replacing) / --extend-exclude (adding) over the
+    configuration's ``exclude``/``extend-exclude`` (or the default list)."""
+
+    def __init__(self, resolver, exclude, extend_exclude):
+        from .analyzer.frontend.project_files import absolute_patterns
+        self.resolver = resolver
+        self.exclude = None if exclude is None else absolute_patterns(exclude, os.getcwd())
+        self.extend = absolute_patterns(extend_exclude or [], os.getcwd())
+
+    def for_settings(self, st) -> list[str]:
+        base = self.exclude if self.exclude is not None else st.excluded_patterns()
+        return list(base) + [p for p in self.extend if p not in base]
+
+    def for_dir(self, path) -> list[str]:
+        from .config import ConfigError
+        try:
+            return self.for_settings(self.resolver.for_path(path))
+        except ConfigError as e:
+            _err(str(e))
+            raise typer.Exit(2)
+
+
+def _plan(ctx, files, aopts, select, ignore, config, isolated, time_limit, excl=None, extend_select=()):
     """One Task per file: its configuration (closest config file, or --config / --isolated)
     merged under the command line's options."""
     from .config import ConfigError, analysis_options_for, check_options_for
@@ -237,8 +272,14 @@ def _plan(ctx, files, aopts, select, ignore, config, isolated, time_limit):
             raise typer.Exit(2)
         first = first or st
         if id(st) not in per_settings:
-            per_settings[id(st)] = analysis_options_for(st, aopts, explicit)
-        copts = check_options_for(st, f, _codes(select), _codes(ignore))
+            a = analysis_options_for(st, aopts, explicit)
+            if excl is not None:
+                import dataclasses
+                a = dataclasses.replace(a, exclude=excl.for_settings(st))
+            per_settings[id(st)] = a
+        copts = check_options_for(st, f, list(select or []), list(ignore or []))
+        if extend_select and copts.select:
+            copts.select += [c for c in extend_select if c not in copts.select]
         limit = time_limit if time_limit is not None else (st.time_limit or DEFAULT_TIME_LIMIT_S)
         tasks.append(Task(f, per_settings[id(st)], copts, limit))
     return tasks, first
@@ -265,10 +306,23 @@ def _render(results, output_format: str, statistics: bool, output_file: Optional
     return render_text(results)
 
 
-def _codes(items: Optional[List[str]]) -> list[str]:
+def _codes(items: Optional[List[str]], option: str = "--select") -> list[str]:
+    """Rule codes or prefixes from the command line; an unknown one is a usage error (exit 2)
+    naming the nearest real code."""
+    from .config import unknown_code_message
+    from .rules.registry import all_rules
+
     out = []
+    known = None
     for it in items or []:
-        out.extend(c.strip().upper() for c in it.split(",") if c.strip())
+        for c in (c.strip().upper() for c in it.split(",") if c.strip()):
+            known = known or [r.code for r in all_rules()]
+            if c == "ALL" and option != "--ignore":
+                c = "CL"
+            if not c.startswith("CL") or not any(k.startswith(c) for k in known):
+                _err(f"{option}: {unknown_code_message(c, known)}")
+                raise typer.Exit(2)
+            out.append(c)
     return out
 
 
@@ -300,6 +354,8 @@ def explain_cmd(
     output_format: str = typer.Option("text", "--output-format", help="text | json"),
     output_file: Optional[Path] = typer.Option(None, "--output-file", help="Write the report here."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Draw the device's roofline with each kernel as a point (e.g. roofline.png; needs matplotlib)."),
+    exclude: Optional[List[str]] = ExcludeOpt,
+    extend_exclude: Optional[List[str]] = ExtendExcludeOpt,
     config: Optional[Path] = ConfigOpt,
     isolated: bool = IsolatedOpt,
 ):
@@ -312,20 +368,35 @@ def explain_cmd(
     if output_format not in ("text", "json"):
         _err(f"--output-format must be text or json (got {output_format!r})")
         raise typer.Exit(2)
-    files = collect_files(paths)
-    tasks, _ = _plan(ctx, files, aopts, None, None, config, isolated, None)  # configuration
-    analyses = []
-    failed = False
-    for f, task in zip(files, tasks):
+    from .engine import _plan as plan_tasks
+    from .includers import confirmed, plan, unique_kernels
+
+    excl = _Excludes(_resolver(config, isolated), exclude, extend_exclude)
+    files = collect_files(paths, excl.for_dir)
+    tasks, _ = _plan(ctx, files, aopts, None, None, config, isolated, None, excl)  # configuration
+    roots, covered = plan_tasks(tasks, plan)
+    done: dict[int, object] = {}
+
+    def explain_one(i: int) -> None:
         try:
-            fa = analyze_file(f, task.aopts)
+            fa = analyze_file(files[i], tasks[i].aopts)
         except Exception as exc:  # never a traceback for the user
             from .analyzer.pipeline import FileAnalysis, ParseProblem
-            fa = FileAnalysis(path=f, error=ParseProblem(f"internal error: {type(exc).__name__}: {exc}"))
+            fa = FileAnalysis(path=files[i], error=ParseProblem(f"internal error: {type(exc).__name__}: {exc}"))
+        done[i] = fa
+
+    for i in roots:
+        explain_one(i)
+    if covered:  # a file included by another one is explained through it (see `check`)
+        for i in confirmed(covered, files, {i: fa.dependencies for i, fa in done.items()})[1]:
+            explain_one(i)
+    analyses = unique_kernels([done[i] for i in sorted(done)])
+    failed = False
+    for fa in analyses:
         if kernel:
             fa.kernels = [k for k in fa.kernels if kernel in (k.name, k.function.name)]
-        failed |= fa.error is not None
-        analyses.append(fa)
+        # A file, or a kernel in it, that could not be analysed fails the run (exit 2).
+        failed |= fa.error is not None or bool(fa.kernel_errors)
     arch = tasks[0].aopts.arch if tasks else arch  # the configured arch when --arch was not given
     if output_format == "json":
         text = render_explain_json(analyses, arch)

@@ -30,6 +30,8 @@ Keys (kebab-case; snake_case spellings are accepted too)::
     grid = [64, 64]         dynamic-smem = 0      params = {n = 4096}
     std = "c++17"           frontend = "clang"    compile-commands = "build"
     time-limit = 60         jobs = 8              cache-dir = ".cudalint_cache"
+    exclude = ["build", "vendor/*"]      # globs: not walked into, headers not analysed
+    extend-exclude = ["generated"]       # added to exclude (default: DEFAULT_EXCLUDE)
 
 A configuration error raises :class:`ConfigError` naming the file, the key and the reason
 (the CLI turns it into exit status 2).
@@ -90,6 +92,8 @@ class Settings:
     time_limit: Optional[float] = None
     jobs: Optional[int] = None
     cache_dir: Optional[str] = None
+    exclude: Optional[list[str]] = None  # None: the default list
+    extend_exclude: list[str] = field(default_factory=list)
 
     # ---- what the runner needs ------------------------------------------------------------
     @property
@@ -107,15 +111,13 @@ class Settings:
         return out
 
     def per_file_ignored(self, path: str) -> list[str]:
-        out: list[str] = []
-        ap = os.path.abspath(path)
-        for base, pattern, codes in self.per_file_ignores:
-            rel = os.path.relpath(ap, base).replace(os.sep, "/")
-            if fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(rel, pattern.rstrip("/") + "/*") \
-                    or ("/" not in pattern and fnmatch.fnmatchcase(os.path.basename(ap), pattern)) \
-                    or fnmatch.fnmatchcase(ap.replace(os.sep, "/"), pattern):
-                out.extend(codes)
-        return out
+        return per_file_codes(self.per_file_ignores, path)
+
+    def excluded_patterns(self) -> list[str]:
+        """The exclude globs in force (``project_files.excluded`` matches them)."""
+        from .analyzer.frontend.project_files import DEFAULT_EXCLUDE
+        base = list(DEFAULT_EXCLUDE) if self.exclude is None else list(self.exclude)
+        return base + [p for p in self.extend_exclude if p not in base]
 
     def severity_overrides(self) -> dict[str, str]:
         return {c: r["severity"] for c, r in self.rules.items() if r.get("severity") in SEVERITIES}
@@ -136,10 +138,24 @@ class Settings:
         }
         for k in ("arch", "device", "include_dirs", "defines", "block", "default_block", "grid",
                   "dynamic_smem", "params", "std", "frontend", "compile_commands", "time_limit",
-                  "jobs", "cache_dir"):
+                  "jobs", "cache_dir", "exclude", "extend_exclude"):
             v = getattr(self, k)
             out[k.replace("_", "-")] = list(v) if isinstance(v, tuple) else v
         return out
+
+
+def per_file_codes(table, path: str) -> list[str]:
+    """The codes that ``per-file-ignores`` entries ``(base directory, glob, codes)`` ignore in
+    ``path`` (the checked file, or a header whose findings it reports)."""
+    out: list[str] = []
+    ap = os.path.abspath(path)
+    for base, pattern, codes in table:
+        rel = os.path.relpath(ap, base).replace(os.sep, "/")
+        if fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(rel, pattern.rstrip("/") + "/*") \
+                or ("/" not in pattern and fnmatch.fnmatchcase(os.path.basename(ap), pattern)) \
+                or fnmatch.fnmatchcase(ap.replace(os.sep, "/"), pattern):
+            out.extend(codes)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -162,9 +178,22 @@ def _check_codes(val, key: str, path: Path, allow_all: bool = False) -> list[str
         if allow_all and c == "ALL":
             c = "CL"
         if not c.startswith("CL") or not any(r.startswith(c) for r in rules):
-            raise ConfigError(path, key, f"unknown rule code or prefix {v!r} (`cudalint rules` lists them)")
+            raise ConfigError(path, key, unknown_code_message(v, rules))
         out.append(c)
     return out
+
+
+def unknown_code_message(code: str, rules) -> str:
+    """"unknown rule code or prefix 'CL2O1' (did you mean CL201?)", the nearest real code or
+    prefix by look-alike characters (O/0, I/l/1, S/5, B/8, Z/2) and then by spelling."""
+    import difflib
+    c = code.strip().upper()
+    known = sorted(set(rules) | {r[:n] for r in rules for n in (3, 4)} | {"CL"})
+    fixed = c.translate(str.maketrans("OILSBZ", "011582"))
+    fixed = "CL" + fixed[2:] if c.startswith("CL") else "CL" + fixed.lstrip("CL")
+    near = [fixed] if fixed in known else difflib.get_close_matches(c, known, n=1, cutoff=0.6)
+    hint = f"did you mean {near[0]}? " if near else ""
+    return f"unknown rule code or prefix {code!r} ({hint}`cudalint rules` lists them)"
 
 
 def _tname(v) -> str:
@@ -216,7 +245,7 @@ def _relpath(val: str, base: Path) -> str:
 _KEYS = {"extend", "select", "ignore", "extend-select", "extend-ignore", "per-file-ignores", "rules",
          "arch", "device", "include-dirs", "defines", "block", "default-block", "grid",
          "dynamic-smem", "params", "std", "frontend", "compile-commands", "time-limit", "jobs",
-         "cache-dir"}
+         "cache-dir", "exclude", "extend-exclude"}
 
 
 def _norm_key(k: str) -> str:
@@ -289,6 +318,9 @@ def _parse_table(table: dict, path: Path, prefix: str) -> dict:
             out[key] = float(_number(val, qk, path))
         elif key == "jobs":
             out[key] = _number(val, qk, path, integer=True)
+        elif key in ("exclude", "extend-exclude"):
+            from .analyzer.frontend.project_files import absolute_patterns
+            out[key] = absolute_patterns(_strlist(val, qk, path), str(base))
     return out
 
 
@@ -388,6 +420,10 @@ def _merge(base: Settings, own: dict, path: Path) -> Settings:
             continue
         if key == "select":
             s.select, s.extend_select = list(val), []
+        elif key == "exclude":
+            s.exclude, s.extend_exclude = list(val), []
+        elif key == "extend-exclude":
+            s.extend_exclude = list(s.extend_exclude) + list(val)
         elif key == "extend-select":
             s.extend_select = list(s.extend_select) + list(val)
         elif key == "extend-ignore":
@@ -522,4 +558,5 @@ def check_options_for(settings: Settings, path: str, cli_select: list[str], cli_
     return CheckOptions(select=list(cli_select) if cli_select else settings.selected(),
                         ignore=settings.ignored() + settings.per_file_ignored(path) + list(cli_ignore),
                         rule_options=settings.rule_options(),
-                        severity_overrides=settings.severity_overrides())
+                        severity_overrides=settings.severity_overrides(),
+                        per_file_ignores=list(settings.per_file_ignores))

@@ -105,7 +105,8 @@ def remap_paths(res: FileResult, mapping: dict[str, str]) -> FileResult:
              for d in res.diagnostics]
     return FileResult(path=fix(res.path), diagnostics=diags,
                       error=fix_msg(res.error) if res.error else None,
-                      notes=[fix_msg(n) for n in res.notes])
+                      notes=[fix_msg(n) for n in res.notes],
+                      header_kernels=[[fix(h[0])] + list(h[1:]) for h in res.header_kernels])
 
 
 def crash_result(path: str, message: str) -> FileResult:
@@ -155,6 +156,10 @@ def _isolated(task: Task) -> TaskResult:
     if pid == 0:  # the child: analyse, send the pickled result, leave without cleanup handlers
         code = 0
         try:
+            # A crash here is reported by the parent as the file's CL000; a traceback dump
+            # inherited from the parent (pytest, PYTHONFAULTHANDLER) would only add noise.
+            import faulthandler
+            faulthandler.disable()
             os.close(rfd)
             try:
                 data = pickle.dumps(_guarded(task))
@@ -219,7 +224,7 @@ def result_to_dict(r: FileResult) -> dict:
                 "related": [[x.path, _loc(x.location), x.message] for x in d.related]}
 
     return {"path": r.path, "error": r.error, "notes": list(r.notes),
-            "diagnostics": [diag(d) for d in r.diagnostics]}
+            "diagnostics": [diag(d) for d in r.diagnostics], "header_kernels": list(r.header_kernels)}
 
 
 def result_from_dict(doc: dict) -> FileResult:
@@ -233,7 +238,8 @@ def result_from_dict(doc: dict) -> FileResult:
                           tuple(Related(p, Location(*l), m) for p, l, m in x.get("related", [])))
 
     return FileResult(path=doc["path"], diagnostics=[diag(d) for d in doc["diagnostics"]],
-                      error=doc.get("error"), notes=list(doc.get("notes", [])))
+                      error=doc.get("error"), notes=list(doc.get("notes", [])),
+                      header_kernels=list(doc.get("header_kernels", [])))
 
 
 # --------------------------------------------------------------------------------------------
@@ -299,6 +305,7 @@ class ResultCache:
         self.hits = self.misses = 0
         self._ready = False
         self._digests: dict[tuple[str, int, int], str] = {}  # (path, mtime, size) -> sha256
+        self.dependencies: dict[str, list[str]] = {}  # key of a hit -> the files it included
 
     def _digest(self, path: str, st: os.stat_result) -> str:
         """SHA-256 of a dependency, once per process for each (path, mtime, size): the same
@@ -354,6 +361,7 @@ class ResultCache:
             self.misses += 1
             return None, key
         self.hits += 1
+        self.dependencies[key] = [d[0] for d in entry.get("deps", [])]
         try:
             return result_from_dict(entry["result"]), key
         except (KeyError, TypeError, ValueError):
@@ -602,18 +610,61 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
 
     Cached results are used where valid. The remaining files are analysed in-process when
     there is only one of them or ``jobs`` is 1, else in a pool of ``min(jobs, files)`` worker
-    processes (crash isolation, parallelism).
+    processes (crash isolation, parallelism). A file that another checked file includes is
+    analysed through it (``includers.py``), and the findings of the user's headers are
+    reported once.
     """
+    from .includers import confirmed, merge, plan
+
     t0 = time.perf_counter()
     jobs = jobs or default_jobs()
     results: list[Optional[FileResult]] = [None] * len(tasks)
-    keys: list[Optional[str]] = [None] * len(tasks)
+    deps: dict[int, list[str]] = {}
+    roots, covered = _plan(tasks, plan)
+    todo = _check(tasks, roots, jobs, cache, progress, results, deps)
+    through: dict[str, str] = {}
+    ran = len(roots)
+    if covered:
+        ok, alone = confirmed(covered, [t.path for t in tasks], deps)
+        todo += _check(tasks, alone, jobs, cache, False, results, deps)
+        ran += len(alone)
+        through = {tasks[j].path: tasks[covered[j][0]].path for j in ok}
+    if stats is not None:
+        stats.files, stats.analysed = len(tasks), len(todo)
+        stats.cached, stats.workers = ran - len(todo), min(jobs, len(todo)) if todo else 0
+        stats.seconds = time.perf_counter() - t0
+    merged = merge([r for r in results if r is not None], through)
+    order = {os.path.abspath(t.path): i for i, t in reversed(list(enumerate(tasks)))}
+    return sorted(merged, key=lambda r: order.get(os.path.abspath(r.path), len(tasks)))
+
+
+def _plan(tasks: list[Task], plan) -> tuple[list[int], dict[int, list[int]]]:
+    """Which tasks run (indices) and which are reached through an includer that runs."""
+    if len(tasks) < 2:
+        return list(range(len(tasks))), {}
+    roots, covered = plan([t.path for t in tasks], [t.aopts.include_dirs for t in tasks])
+
+    def through_headers(i: int) -> bool:  # the includer's analysis covers its headers
+        return tasks[i].aopts.frontend == "clang" and getattr(tasks[i].aopts, "headers", True)
+
+    covered = {j: inc for j, inc in covered.items() if all(through_headers(i) for i in inc)}
+    roots = sorted(i for i in range(len(tasks)) if i not in covered)
+    return roots, covered
+
+
+def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["ResultCache"],
+           progress: bool, results: list, deps: dict) -> list[int]:
+    """Check ``tasks[i]`` for each index (cache first); fill ``results`` and ``deps`` (the files
+    each one included). Returns the indices that were analysed (not cached)."""
+    keys: dict[int, Optional[str]] = {}
     todo: list[int] = []
-    for i, t in enumerate(tasks):
+    for i in indices:
+        t = tasks[i]
         if cache is not None:
             hit, keys[i] = cache.lookup(t)
             if hit is not None:
                 results[i] = hit
+                deps[i] = cache.dependencies.get(keys[i], [])
                 continue
         todo.append(i)
     # Biggest files first: better load balance in the pool.
@@ -630,7 +681,7 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
             run = _isolated if len(todo) == 1 else _guarded
             for i in todo:
                 tr = TaskResult(crash_result(tasks[i].path, broken)) if broken else run(tasks[i])
-                results[i] = tr.result
+                results[i], deps[i] = tr.result, tr.dependencies
                 if cache is not None:
                     cache.store(keys[i], tr, tasks[i])
                 if bar:
@@ -639,7 +690,7 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
             with WorkerPool(workers) as pool:
                 for j, tr in pool.run([tasks[i] for i in todo]):
                     i = todo[j]
-                    results[i] = tr.result
+                    results[i], deps[i] = tr.result, tr.dependencies
                     if cache is not None:
                         cache.store(keys[i], tr, tasks[i])
                     if bar:
@@ -647,11 +698,7 @@ def check_files(tasks: list[Task], jobs: Optional[int] = None, cache: Optional[R
     finally:
         if bar:
             bar.close()
-    if stats is not None:
-        stats.files, stats.analysed = len(tasks), len(todo)
-        stats.cached, stats.workers = len(tasks) - len(todo), workers if todo else 0
-        stats.seconds = time.perf_counter() - t0
-    return [r for r in results if r is not None]
+    return todo
 
 
 def _size(path: str) -> int:

@@ -56,15 +56,22 @@ class UncheckedLaunch:
     sync_call: Optional[str] = None  # that synchronizing call's name
 
 
-def host_functions(tu: Optional[ir.TranslationUnit], path: str) -> list[ir.Function]:
-    """Host and host-device functions defined (with a body) in the file ``path``."""
+def _in(r: ir.SourceRange, path) -> bool:
+    """``r`` is in the file ``path``, or in a file the predicate ``path`` accepts (the checked
+    file and the user's headers analysed through it)."""
+    return bool(r.file) and (path(r.file) if callable(path) else r.in_file(path))
+
+
+def host_functions(tu: Optional[ir.TranslationUnit], path) -> list[ir.Function]:
+    """Host and host-device functions defined (with a body) in the file ``path`` (a name, or a
+    predicate on file names)."""
     if tu is None:
         return []
     return [f for f in tu.functions if f.kind in ("host", "host_device") and f.body is not None
-            and f.range.in_file(path)]
+            and _in(f.range, path)]
 
 
-def ignored_errors(tu: Optional[ir.TranslationUnit], path: str) -> list[IgnoredError]:
+def ignored_errors(tu: Optional[ir.TranslationUnit], path) -> list[IgnoredError]:
     """Per host function of ``path``: calls whose error is discarded (unless every later path
     checks the last error, which keeps the failure until read), then errors stored in a variable
     that is never read."""
@@ -73,7 +80,7 @@ def ignored_errors(tu: Optional[ir.TranslationUnit], path: str) -> list[IgnoredE
     for fn in host_functions(tu, path):
         cfg = None
         for c in _discarded_calls(fn):
-            if c.callee == "cudaGetLastError" or not c.range.in_file(path):
+            if c.callee == "cudaGetLastError" or not _in(c.range, path):
                 continue
             # `cudaMalloc(...); cudaCheckError();`: the error state keeps the failure until it
             # is read, so a last-error check on every path afterwards checks this call too.
@@ -93,12 +100,12 @@ def ignored_errors(tu: Optional[ir.TranslationUnit], path: str) -> list[IgnoredE
                         pairs.append((x.target.var, strip_implicit(x.value)))
             for var, val in pairs:
                 if isinstance(val, ir.Call) and _returns_error(val) and var not in reads and \
-                        not var.file_scope and val.range.in_file(path):
+                        not var.file_scope and _in(val.range, path):
                     out.append(IgnoredError(val, var))
     return out
 
 
-def unchecked_launches(tu: Optional[ir.TranslationUnit], path: str) -> list[UncheckedLaunch]:
+def unchecked_launches(tu: Optional[ir.TranslationUnit], path) -> list[UncheckedLaunch]:
     """Launches in host functions of ``path`` with a path to a return, the end of the function
     or a bare ``cudaGetLastError();`` (which discards the error) without a last-error check. A launch in a helper that returns is
     checked when every call of the helper in the file is followed by a check."""
@@ -115,7 +122,7 @@ def unchecked_launches(tu: Optional[ir.TranslationUnit], path: str) -> list[Unch
     for fn in fns:
         cfg = cfg_of(fn)
         for n in cfg.nodes:
-            if not _node_has_launch(n) or not n.range.in_file(path):
+            if not _node_has_launch(n) or not _in(n.range, path):
                 continue
             if n.stmt is not None and _launch_checked_inline(n, tu, memo):
                 continue

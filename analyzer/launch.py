@@ -6,6 +6,7 @@ The result always says its source and lists what had to be assumed.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -83,9 +84,12 @@ def site_matches(site: ir.LaunchSite, kernel: ir.Function) -> bool:
     return True
 
 
-def _where(site: ir.LaunchSite) -> str:
+def _where(site: ir.LaunchSite, kernel: ir.Function) -> str:
     cfg = ", ".join(t for t in (site.grid_text, site.block_text, site.smem_text) if t)
-    return f"line {site.range.line}: {site.kernel}<<<{cfg}>>>"
+    # A header's kernel launched from another file (its includer, say): name that file.
+    f = site.range.file
+    at = f"{os.path.basename(f)}:" if f and kernel.range.file and not site.range.in_file(kernel.range.file) else "line "
+    return f"{at}{site.range.line}: {site.kernel}<<<{cfg}>>>"
 
 
 def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
@@ -127,7 +131,7 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
         if site.grid is None:
             assumptions.append(f"grid `{site.grid_text}` at line {site.range.line} is not a "
                                "compile-time constant")
-        return LaunchConfig(site.block, grid or site.grid, smem, "launch-site", _where(site),
+        return LaunchConfig(site.block, grid or site.grid, smem, "launch-site", _where(site, kernel),
                             assumptions, params_from(site), site)
     if site is not None:
         assumptions.append(f"block size `{site.block_text}` at line {site.range.line} is not a "

@@ -45,6 +45,10 @@ class AnalysisOptions:
     extra_args: list[str] = field(default_factory=list)
     use_ptxas: bool = True
     default_block: Optional[tuple[int, int, int]] = None  # config `default-block`: no launch found
+    # Header analysis (frontend/project_files.py): the user's included files are analysed too,
+    # except those an exclude glob matches.
+    headers: bool = True
+    exclude: list[str] = field(default_factory=list)
     # Facts to compute (names from ALL_FACTS); None = all. Set from the selected rules by
     # ``needed_facts`` (see rules/runner.check_file).
     facts: Optional[frozenset] = None
@@ -107,6 +111,7 @@ class KernelFacts:
     def to_json(self) -> dict:
         out = {
             "name": self.function.display_name,
+            "path": self.function.range.file or None,  # a header's kernel: the header
             "line": self.function.range.line,
             "launch": self.launch.to_json(),
             "variables": [v.to_json() for v in self.variables],
@@ -133,10 +138,35 @@ class FileAnalysis:
     options: Optional[AnalysisOptions] = None
     target: Optional[Target] = None  # the file's one Target (``opts.arch``), for facts and rules
     dependencies: list[str] = field(default_factory=list)  # files #included (for the result cache)
+    scope: Optional[object] = None  # frontend.project_files.ProjectScope: the user's files
 
     @property
     def source_lines(self) -> list[str]:
         return self.source.splitlines()
+
+    def reportable(self, path: Optional[str]) -> bool:
+        """Is ``path`` the checked file or one of the user's headers analysed through it?"""
+        if not path or os.path.abspath(path) == os.path.abspath(self.path):
+            return True
+        return self.scope is not None and self.scope.reportable(path)
+
+    def shown_path(self, path: Optional[str]) -> str:
+        """Where a finding located in ``path`` is reported: the checked file as it was named,
+        a header of the user's relative to the working directory when the checked file's name
+        is relative too, else the checked file."""
+        if not path or not self.reportable(path) or os.path.abspath(path) == os.path.abspath(self.path):
+            return self.path
+        return path if os.path.isabs(self.path) else os.path.relpath(path)
+
+    def lines_of(self, path: Optional[str]) -> list[str]:
+        """The source lines of the checked file or of a header it includes."""
+        if not path or os.path.abspath(path) == os.path.abspath(self.path):
+            return self.source_lines
+        cache = self.__dict__.setdefault("_lines", {})
+        if path not in cache:
+            text, _ = _read_source(path)
+            cache[path] = (text or "").splitlines()
+        return cache[path]
 
 
 def _read_source(path: str) -> tuple[Optional[str], Optional[str]]:
@@ -165,6 +195,7 @@ def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Op
             return None
     from .frontend.lower_clang import lower_translation_unit
     from .frontend.parse import FrontendOptions, parse_file
+    from .frontend.project_files import ProjectScope
 
     fopts = FrontendOptions(include_dirs=list(opts.include_dirs), defines=list(opts.defines),
                             std=opts.std, arch=opts.arch, extra_args=list(opts.extra_args),
@@ -178,7 +209,8 @@ def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Op
         fa.error = ParseProblem(msg, first.line if first else 0, first.column if first else 0, path)
         return None
     fa.dependencies = sorted({i.include.name for i in pr.tu.get_includes()})
-    tu = lower_translation_unit(pr.tu, path, source)
+    fa.scope = ProjectScope(path, opts.exclude, opts.headers)
+    tu = lower_translation_unit(pr.tu, path, source, fa.scope)
     main = os.path.abspath(path)
     errors = [e for e in pr.errors]
     if errors:
@@ -267,10 +299,29 @@ def _reconcile_with_ptxas(kf: KernelFacts) -> None:
             v.forcing_access = None
 
 
+#: Suffixes of C, C++ and CUDA sources and headers (a file without a suffix is let through:
+#: C++ standard headers have none).
+SOURCE_SUFFIXES = (".cu", ".cuh", ".cuda", ".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".h", ".hh",
+                   ".hpp", ".hxx", ".h++", ".inl", ".inc", ".ipp", ".tcc", ".tpp", ".hip")
+
+
+def not_a_source(path: str) -> Optional[str]:
+    """Why ``path`` is not a C/C++/CUDA source by its name (e.g. ``x.py``), or None."""
+    ext = os.path.splitext(path)[1]
+    if not ext or ext.lower() in SOURCE_SUFFIXES:
+        return None
+    return (f"not a CUDA source: `{os.path.basename(path)}` is not a C, C++ or CUDA file "
+            f"(cudalint reads {', '.join(SOURCE_SUFFIXES[:8])}, ... files)")
+
+
 def analyze_file(path: str, opts: Optional[AnalysisOptions] = None) -> FileAnalysis:
     opts = opts or AnalysisOptions()
     t0 = time.perf_counter()
     fa = FileAnalysis(path=path, options=opts, target=load_target(opts.arch))  # ValueError: unknown arch
+    why = not_a_source(path)
+    if why:
+        fa.error = ParseProblem(why, 0, 0, path)
+        return fa
     source, err = _read_source(path)
     if source is None:
         fa.error = ParseProblem(err or "cannot read file", 0, 0, path)

@@ -79,6 +79,7 @@ class Walker(WalkerExprs):
         self.notes: list[str] = []
         self._inline_budget = INLINE_BUDGET
         self._sizes: dict = {}
+        self._member_vars: dict = {}  # (param, member) -> the Variable standing for p.x
 
     # ------------------------------------------------------------------ entry
     def run(self) -> "Walker":
@@ -342,22 +343,36 @@ class Walker(WalkerExprs):
             if isinstance(side, ir.VarRef) and side.var in increments and side.var in st.env:
                 start = st.env[side.var]
                 step = increments[side.var]
-                if isinstance(start, Pointer) or not step.is_Integer or step == 0:
+                if isinstance(start, Pointer) or step == 0:
                     return None
+                if not step.is_Integer:
+                    # a block-uniform stride such as blockDim.x * gridDim.x (grid-stride loops):
+                    # counted when its sign is known
+                    if step.is_positive:
+                        sign = 1
+                    elif step.is_negative:
+                        sign = -1
+                    else:
+                        return None
+                else:
+                    step = int(step)
+                    sign = 1 if step > 0 else -1
                 bound = self._peek(other, st)
                 if not is_expr(bound):
                     return None
                 op = c.op
                 if flip:
                     op = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[op]
-                step = int(step)
-                if op == "<" and step > 0:
+                if op == "!=" and not isinstance(step, int):
+                    return None
+                step_pos = sign > 0
+                if op == "<" and step_pos:
                     n = sp.ceiling((bound - start) / step)
-                elif op == "<=" and step > 0:
+                elif op == "<=" and step_pos:
                     n = sp.floor((bound - start) / step) + 1
-                elif op == ">" and step < 0:
+                elif op == ">" and not step_pos:
                     n = sp.ceiling((start - bound) / -step)
-                elif op == ">=" and step < 0:
+                elif op == ">=" and not step_pos:
                     n = sp.floor((start - bound) / -step) + 1
                 elif op == "!=":
                     n = (bound - start) / step

@@ -119,6 +119,10 @@ def _source_name(e: ir.Expr) -> str:
         if isinstance(node, ir.Index):
             node = node.base
         elif isinstance(node, ir.Member):
+            b = node.base
+            if not node.arrow and isinstance(b, ir.VarRef) and b.var.storage == "param" \
+                    and b.var.type.kind == "record" and node.type.kind == "pointer":
+                return f"{b.var.name}.{node.member}"  # a struct of arrays passed by value
             node = node.base
         elif isinstance(node, ir.Cast):
             node = node.operand
@@ -533,12 +537,31 @@ class WalkerExprs:
         if isinstance(loc, _MemLoc):
             return self._mem_read(loc, st)
         if isinstance(e, ir.Member):
+            mp = self._param_member_pointer(e)
+            if mp is not None:
+                return mp
             base = self._rvalue(e.base, st)
             if isinstance(base, sp.Basic) and is_data(base):
                 return MemLoad(sp.Symbol(f".{e.member}"), base)
             return self._unknown(f".{e.member}", lane=lane_varying(base, self.syms) if
                                  isinstance(base, sp.Basic) else True)
         return self._unknown("load", lane=True)
+
+    def _param_member_pointer(self, e: ir.Member) -> Optional[Pointer]:
+        """``p.x`` for a struct ``p`` passed by value whose member ``x`` is a pointer: a global
+        object of its own named ``p.x`` (a structure of arrays), so ``p.x[i]`` has an address."""
+        b = e.base
+        if e.arrow or not isinstance(b, ir.VarRef) or b.var.storage != "param" or b.var.is_reference:
+            return None
+        if b.var.type.kind != "record" or e.type.kind != "pointer":
+            return None
+        key = (id(b.var), e.member)
+        v = self._member_vars.get(key)
+        if v is None:
+            v = ir.Variable(f"{b.var.name}.{e.member}", e.type, "param", b.var.range)
+            self._member_vars[key] = v
+        el = e.type.element or ir.UNKNOWN_TYPE
+        return Pointer(v, "global", sp.Integer(0), el, is_volatile_type(el), v.name)
 
     def _record(self, loc: _MemLoc, kind: str, st: WalkState, atomic: bool = False, cache: str = "") -> None:
         if self._dry:

@@ -29,7 +29,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
-from cudalint.commands.validate_ncu import derive_metrics, parse_ncu_csv  # noqa: E402
+from cudalint.commands.validate_ncu import derive_metrics  # noqa: E402
+from cudalint.commands.validate_sass import (base_name, instructions, match_function,  # noqa: E402
+                                             parse_nvdisasm, parse_source_page)
 
 # distilled program -> measured original program
 ORIGINALS = {"pb_correlation": "orig_pb_corr", "pb_covariance": "orig_pb_covar", "pb_gramschmidt": "orig_pb_gramschm",
@@ -52,72 +54,7 @@ def raw_rows(text: str) -> list[dict]:
     if not rows:
         return []
     hdr = rows[0]
-    out = []
-    for r in rows[1:]:
-        if r and re.fullmatch(r"\d+", r[0].strip()):
-            out.append(dict(zip(hdr, r)))
-    return out
-
-
-def base_name(kernel_name: str) -> str:
-    """``void MatrixMulCUDA<32>(float *, ...)`` -> ``MatrixMulCUDA<32>``."""
-    s = re.sub(r"^void\s+", "", kernel_name.strip())
-    s = re.sub(r"<\((?:unsigned )?\w+\)", "<", s)  # the source page spells <(int)32>
-    depth = 0
-    for i, ch in enumerate(s):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "(" and depth == 0:
-            return s[:i].strip()
-    return s
-
-
-def source_sections(text: str) -> dict:
-    """``--page source --print-source sass`` CSV -> {kernel base name: [instruction rows]} (the
-    first section of each kernel; ncu repeats it)."""
-    out: dict = {}
-    cur = None
-    hdr = None
-    for r in csv.reader(io.StringIO(text or "")):
-        if not r:
-            continue
-        if r[0] == "Kernel Name":
-            name = base_name(r[1])
-            cur = None if name in out else name
-            if cur:
-                out[cur] = []
-            hdr = None
-            continue
-        if r[0] == "Address":
-            hdr = r
-            continue
-        if cur and hdr and len(r) == len(hdr):
-            out[cur].append(dict(zip(hdr, r)))
-    return out
-
-
-def sass_lines(sass: str) -> dict:
-    """nvdisasm -g text -> {mangled function: {offset: (line, text)}}."""
-    out: dict = {}
-    fn = None
-    line = None
-    for ln in sass.splitlines():
-        m = re.match(r"^\.text\.(\S+):", ln.strip())
-        if m:
-            fn = m.group(1)
-            out[fn] = {}
-            line = None
-            continue
-        m = re.search(r'//## File "[^"]*", line (\d+)', ln)
-        if m:
-            line = int(m.group(1))
-            continue
-        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", ln)
-        if m and fn:
-            out[fn][int(m.group(1), 16)] = (line, m.group(2).strip())
-    return out
+    return [dict(zip(hdr, r)) for r in rows[1:] if r and re.fullmatch(r"\d+", r[0].strip())]
 
 
 def ptxas_registers(text: str) -> dict:
@@ -129,49 +66,6 @@ def ptxas_registers(text: str) -> dict:
         m = re.search(r"Used (\d+) registers", ln)
         if m and cur:
             out[cur] = int(m.group(1))
-    return out
-
-
-def _norm_sass(s: str) -> str:
-    return re.sub(r"\s+", " ", s.strip().rstrip(";"))
-
-
-def match_function(rows: list[dict], funcs: dict) -> str | None:
-    """The mangled function whose disassembly matches the profiled instruction sequence."""
-    def ops(texts):  # opcodes only: branch targets are absolute in ncu, labels in nvdisasm
-        return [t.split()[0] if not t.startswith("@") else " ".join(t.split()[:2]) for t in texts if t]
-
-    seq = ops([_norm_sass(r["Source"]) for r in rows])
-    for fn, ins in funcs.items():
-        texts = ops([_norm_sass(t) for _, (_, t) in sorted(ins.items())])
-        n = min(len(seq), len(texts))
-        if n and texts[:n] == seq[:n]:
-            return fn
-    return None
-
-
-def accesses(rows: list[dict], lines: dict) -> list[dict]:
-    if not rows:
-        return []
-    start = int(rows[0]["Address"], 16)
-    out = []
-    for r in rows:
-        space = r.get("Address Space", "-")
-        if space not in ("Global", "Shared", "Local", "Generic"):
-            continue
-        ex = _num(r.get("Instructions Executed")) or 0
-        off = int(r["Address"], 16) - start
-        line = lines.get(off, (None, None))[0]
-        row = {"line": line, "sass": _norm_sass(r["Source"]), "space": space.lower(),
-               "op": r.get("Access Operation", "-").lower(), "bits": _num(r.get("Access Size")),
-               "executed": ex}
-        if space == "Global":
-            sec = _num(r.get("L2 Theoretical Sectors Global")) or 0
-            row["sectors"] = sec
-            row["sectors_per_request"] = round(sec / ex, 4) if ex else None
-        elif space == "Shared":
-            row["wavefronts_per_request"] = _num(r.get("L1 Conflicts Shared N-Way"))
-        out.append(row)
     return out
 
 
@@ -228,8 +122,8 @@ def main() -> int:
             continue
         comp = prog.get("compile") or {}
         regs = ptxas_registers(comp.get("ptxas", ""))
-        funcs = sass_lines(comp.get("sass", ""))
-        secs = source_sections((prog.get("ncu") or {}).get("source_csv", ""))
+        funcs = parse_nvdisasm(comp.get("sass", ""))
+        secs = parse_source_page((prog.get("ncu") or {}).get("source_csv", ""))
         params = params_of(os.path.join(a.src, name + ".cu"))
         orig = kernel_rows(progs.get(ORIGINALS.get(name, "orig_" + name), {}))
         for kname, info in kernel_rows(prog).items():
@@ -239,7 +133,7 @@ def main() -> int:
             m["ptxas_registers"] = regs.get(fn) if fn else None
             entry = {"file": f"tests/realcode/{name}.cu", "kernel": kname, "function": kname.split("<")[0],
                      "mangled": fn, "launch": info["launch"], "params": params.get(kname.split("<")[0], {}),
-                     "measured": m, "accesses": accesses(rows, funcs.get(fn, {}))}
+                     "measured": m, "accesses": instructions(rows, funcs.get(fn, {}))}
             o = orig.get(kname)
             if o is not None:
                 entry["original"] = {"program": ORIGINALS.get(name, "orig_" + name), "launch": o["launch"],

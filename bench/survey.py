@@ -8,6 +8,10 @@ the file's own directory (and its ``inc/`` siblings) on the include path, ptxas 
 figures measure cudalint, not nvcc). Files run in crash-isolated worker processes, so a libclang
 crash or a hang is counted, not fatal.
 
+A file that another ``.cu`` of the tree ``#include``\ s is analysed through that file, as
+``cudalint check DIR`` does (``--alone`` analyses every file on its own, the old behaviour);
+its findings and CL000s are those located in it.
+
 Prints: how many files were fully analysed (no CL000), the CL000 causes grouped by message,
 mean/median seconds per file (each file's own analysis time inside its worker), the slowest
 files, and diagnostics per rule. ``--rules`` lists every finding of those code prefixes
@@ -27,7 +31,8 @@ import time
 from pathlib import Path
 
 from cudalint.analyzer.pipeline import AnalysisOptions
-from cudalint.engine import Task, WorkerPool, default_jobs
+from cudalint.engine import Task, TaskResult, WorkerPool, _plan, default_jobs
+from cudalint.includers import confirmed, merge, plan
 from cudalint.rules.runner import CheckOptions
 
 
@@ -52,6 +57,8 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--rules", default="", help="comma-separated code prefixes to list in full")
     ap.add_argument("--json", help="write every file's diagnostics here")
+    ap.add_argument("--alone", action="store_true", help="analyse every file on its own, "
+                    "even one that another file of the tree #includes")
     a = ap.parse_args(argv)
     files = sorted(str(p) for p in Path(a.root).rglob("*.cu"))
     if not files:
@@ -60,11 +67,29 @@ def main(argv=None) -> int:
     tasks = [Task(f, AnalysisOptions(include_dirs=include_dirs(f, a.include), use_ptxas=False),
                   CheckOptions(), time_limit=a.time_limit) for f in files]
     t0 = time.perf_counter()
-    results = {}
-    with WorkerPool(min(a.jobs, len(tasks))) as pool:
-        for i, tr in pool.run(tasks):
-            results[i] = tr
+    results: dict[int, TaskResult] = {}
+    roots, covered = (list(range(len(tasks))), {}) if a.alone else _plan(tasks, plan)
+
+    def run(indices):
+        with WorkerPool(min(a.jobs, max(1, len(indices)))) as pool:
+            for j, tr in pool.run([tasks[i] for i in indices]):
+                results[indices[j]] = tr
+
+    run(roots)
+    through = {}
+    if covered:
+        ok, alone = confirmed(covered, files, {i: tr.dependencies for i, tr in results.items()})
+        run(alone)
+        through = {files[j]: files[covered[j][0]] for j in ok}
     wall = time.perf_counter() - t0
+    merged = {os.path.abspath(r.path): r for r in
+              merge([results[i].result for i in sorted(results)], through)}
+    for i, f in enumerate(files):  # a file analysed through its includer: the findings in it
+        if i not in results:
+            results[i] = TaskResult(merged[os.path.abspath(f)], seconds=0.0)
+        else:
+            results[i].result = merged[os.path.abspath(f)]
+    print(f"analysed through an including file: {len(through)}")
 
     per_rule: collections.Counter = collections.Counter()
     causes: collections.Counter = collections.Counter()
@@ -77,7 +102,9 @@ def main(argv=None) -> int:
         if cl000:
             failed.append(f)
             causes[cause(cl000[0].message)] += 1
-        for d in tr.result.diagnostics:
+    headers = [r for p, r in merged.items() if p not in {os.path.abspath(f) for f in files}]
+    for r in [results[i].result for i in range(len(files))] + headers:
+        for d in r.diagnostics:
             per_rule[d.code] += 1
             if prefixes and d.code.startswith(prefixes):
                 listed.append(d)
@@ -97,12 +124,14 @@ def main(argv=None) -> int:
             print(f"  {k:3d}  {c}")
         for f in failed:
             print("   ", os.path.relpath(f, a.root))
+    print(f"headers (not checked themselves) with findings: {len(headers)}")
     print("diagnostics per rule:", ", ".join(f"{c} {k}" for c, k in sorted(per_rule.items())))
     for d in listed:
         print(f"{d.path}:{d.location.line}:{d.location.column}: {d.code} {d.message}")
     if a.json:
         from cudalint.engine import result_to_dict
-        Path(a.json).write_text(json.dumps([result_to_dict(results[i].result) for i in range(n)], indent=1))
+        Path(a.json).write_text(json.dumps([result_to_dict(results[i].result) for i in range(n)] +
+                                         [result_to_dict(r) for r in headers], indent=1))
     return 0
 
 

@@ -276,7 +276,9 @@ def validate_command(
     if kf.skipped:
         raise _fail(f"kernel `{kf.name}` was not analysed: {kf.skipped}")
     try:
-        plan = build_plan(kf, params, sizes, max_buffer_mb << 20, device_globals(kf, fa.source))
+        layouts = _struct_layouts(kf, str(path), inc, define, std, arch)
+        plan = build_plan(kf, params, sizes, max_buffer_mb << 20, device_globals(kf, fa.source),
+                          struct_layouts=layouts)
     except PlanError as e:
         raise _fail(str(e))
     try:
@@ -294,9 +296,12 @@ def validate_command(
             sys.stderr.write(f"cudalint validate: error: NVRTC could not compile `{kf.name}`:\n{run.get('error', '')}\n")
             raise typer.Exit(EXIT_ENV)
         ncu_doc = None
+        access_rows, access_note = None, ""
         if ncu:
             ncu_doc = _profile(kf.function.name, work, "original", timeout) if run.get("ok") else \
                 {"ok": False, "error": "not profiled: the kernel did not run"}
+            if ncu_doc.get("ok"):
+                access_rows, access_note = _per_access(kf, work, "original", timeout, dev_arch, inc, std)
         pred = predictions(kf, params)
         rows = compare(pred, run, (ncu_doc or {}).get("derived") if ncu_doc else None)
         if ncu and ncu_doc is not None and not ncu_doc.get("ok"):
@@ -318,6 +323,8 @@ def validate_command(
             "predicted": pred,
             "rows": [r.to_json() for r in rows],
             "ncu": _ncu_summary(ncu_doc) if ncu else None,
+            "accesses": access_rows,
+            "accesses_note": access_note or None,
             "compare_fix": None,
             "assumptions": list(plan.assumptions) + [a for a in kf.launch.assumptions if a not in plan.assumptions],
             "notes": notes + list(run.get("notes") or []),
@@ -336,6 +343,14 @@ def validate_command(
     finally:
         if not os.environ.get("CUDALINT_VALIDATE_KEEP"):
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _struct_layouts(kf, path: str, inc, define, std: str, arch: str) -> dict:
+    """Byte layouts of the kernel's struct parameters passed by value (asked of clang)."""
+    from .validate_struct import record_layout
+
+    return {p.name: record_layout(path, kf.function.name, p.name, inc, define, std, arch)
+            for p in kf.function.params if p.type.kind == "record"}
 
 
 def _pick_kernel(fa, kernel: str, notes: list):
@@ -379,10 +394,122 @@ def _profile(plain_name: str, work: str, tag: str, timeout: float) -> dict:
     if exe is None:
         return {"ok": False, "error": "Nsight Compute (ncu) not found on PATH, in $NCU or under /usr/local/cuda*/"
                                       "/opt/nvidia/nsight-compute: the counters were not read"}
-    jp = os.path.join(work, f"job_{tag}.json")
+    jp = _profile_job(work, tag)
     d = os.path.join(work, f"ncu_{tag}")
     os.makedirs(d, exist_ok=True)
     return run_ncu(exe, plain_name, [sys.executable, RUNNER, jp, "profile"], d, timeout=max(180.0, 3 * timeout))
+
+
+def _profile_job(work: str, tag: str) -> str:
+    """The job the profiler runs: built with -lineinfo, and its cubin written for nvdisasm."""
+    with open(os.path.join(work, f"job_{tag}.json")) as f:
+        job = json.load(f)
+    job.update(lineinfo=True, cubin_out=os.path.join(work, f"kernel_{tag}.cubin"))
+    jp = os.path.join(work, f"job_{tag}_profile.json")
+    with open(jp, "w") as f:
+        json.dump(job, f)
+    return jp
+
+
+def _per_access(kf, work: str, tag: str, timeout: float, arch: str, inc, std: str) -> tuple[Optional[list], str]:
+    """Per-access rows (``validate_sass.compare_lines``) from Nsight Compute's source counters,
+    or (None, why not). The profiled code is a cubin whose line table nvdisasm reads: built by
+    the toolkit's nvcc next to nvdisasm when there is one (the same toolkit reads it), else the
+    NVRTC cubin the runner wrote."""
+    from .validate_ncu import find_ncu, find_tool, run_source_counters
+    from .validate_sass import (base_name, compare_lines, instructions, match_function, mismatch, parse_nvdisasm,
+                                parse_source_page, per_line)
+
+    ncu = find_ncu()
+    nvdisasm = find_tool("nvdisasm", ncu)
+    if nvdisasm is None:
+        return None, "nvdisasm (CUDA toolkit) not found: SASS instructions cannot be mapped to source lines"
+    tried = []
+    for cubin, jp in _line_cubins(kf, work, tag, arch, inc, std, nvdisasm, tried):
+        try:
+            p = subprocess.run([nvdisasm, "-g", "-c", cubin], capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            tried.append(f"nvdisasm failed: {e}")
+            continue
+        funcs = parse_nvdisasm(p.stdout, kf.function.range.file)
+        if not funcs:
+            tried.append(f"nvdisasm gave no code for {os.path.basename(cubin)} (exit {p.returncode}: "
+                         f"{(p.stderr or p.stdout).strip()[-300:]})")
+            continue
+        d = os.path.join(work, f"src_{tag}_{len(tried)}")
+        os.makedirs(d, exist_ok=True)
+        sc = run_source_counters(ncu, kf.function.name, [sys.executable, RUNNER, jp, "profile"], d,
+                                 timeout=max(180.0, 3 * timeout))
+        if not sc.get("ok"):
+            return None, sc.get("error") or "no source counters"
+        pages = parse_source_page(sc["csv"])
+        rows = pages.get(base_name(kf.name)) or pages.get(kf.function.name) or \
+            next((v for k, v in pages.items() if k.split("<")[0] == kf.function.name), None)
+        if not rows:
+            return None, "the source page has no rows for the kernel"
+        fn = match_function(rows, funcs)
+        if fn is None:
+            tried.append(f"the profiled SASS does not match {os.path.basename(cubin)} ({mismatch(rows, funcs)})")
+            continue
+        measured = per_line(instructions(rows, funcs[fn]))
+        return compare_lines(kf.to_json().get("accesses") or [], measured), ""
+    return None, "; ".join(tried) or "no cubin to read source lines from"
+
+
+def _line_cubins(kf, work: str, tag: str, arch: str, inc, std: str, nvdisasm: str, tried: list):
+    """(cubin, profile job) pairs to try: nvcc's build of the extracted code (non-template
+    kernels), then the runner's NVRTC cubin."""
+    src = os.path.join(work, f"kernel_{tag}.cu")
+    nvcc = find_tool_near("nvcc", nvdisasm)
+    if nvcc and not kf.function.template_params and os.path.exists(src):
+        cubin = os.path.join(work, f"kernel_{tag}_nvcc.cubin")
+        cmd = [nvcc, "-cubin", "-lineinfo", f"-arch={arch}", f"-std={std.replace('gnu++', 'c++')}", "-o", cubin, src]
+        cmd[1:1] = [f"-I{os.path.abspath(d)}" for d in inc]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            if p.returncode == 0:
+                name = _mangled_in(cubin, kf.function.name, nvdisasm)
+                if name:
+                    with open(os.path.join(work, f"job_{tag}.json")) as f:
+                        job = json.load(f)
+                    job.update(cubin_in=cubin, cubin_function=name)
+                    jp = os.path.join(work, f"job_{tag}_nvcc.json")
+                    with open(jp, "w") as f:
+                        json.dump(job, f)
+                    yield cubin, jp
+                else:
+                    tried.append(f"`{kf.function.name}` not found in nvcc's cubin")
+            else:
+                tried.append(f"nvcc -cubin failed: {p.stderr.strip()[-300:]}")
+        except (OSError, subprocess.TimeoutExpired) as e:
+            tried.append(f"nvcc failed: {e}")
+    cubin = os.path.join(work, f"kernel_{tag}.cubin")
+    if os.path.exists(cubin):
+        yield cubin, os.path.join(work, f"job_{tag}_profile.json")
+    else:
+        tried.append("the runner could not write the NVRTC cubin")
+
+
+def find_tool_near(name: str, near: str) -> Optional[str]:
+    from .validate_ncu import find_tool
+
+    return find_tool(name, near)
+
+
+def _mangled_in(cubin: str, plain: str, nvdisasm: str) -> Optional[str]:
+    """The cubin's function symbol for kernel ``plain`` (``_Z<len><name>...`` or ``name``)."""
+    import re
+
+    try:
+        p = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for m in re.finditer(r"^\s*\.text\.(\S+):", p.stdout, re.M):
+        sym = m.group(1)
+        mm = re.match(r"_Z(\d+)(\w+)", sym)
+        if sym == plain or (mm and mm.group(2)[:int(mm.group(1))] == plain):
+            return sym
+    return None
 
 
 def _run_summary(run: dict) -> dict:

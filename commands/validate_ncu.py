@@ -28,7 +28,7 @@ import time
 from typing import Optional
 
 __all__ = ["METRICS", "find_ncu", "ncu_command", "parse_ncu_csv", "derive_metrics", "run_ncu",
-           "kernel_filter"]
+           "kernel_filter", "find_tool", "source_counters_command", "run_source_counters"]
 
 # (metric, fallbacks tried when this ncu does not know the name)
 METRICS: list[tuple[str, tuple[str, ...]]] = [
@@ -239,3 +239,39 @@ def run_ncu(ncu: str, plain_name: str, program: list[str], workdir: str, timeout
             dropped.append(b)
     last.setdefault("error", "ncu rejected the metric list")
     return last
+
+
+def find_tool(name: str, near: Optional[str] = None) -> Optional[str]:
+    """A CUDA tool (``nvdisasm``): PATH, next to ``near`` (ncu's or nvcc's folder), the usual
+    toolkit locations."""
+    p = shutil.which(name)
+    if p:
+        return p
+    cands = []
+    if near:
+        cands.append(os.path.join(os.path.dirname(near), name))
+    cands += sorted(glob.glob(f"/usr/local/cuda*/bin/{name}"))[::-1]
+    return next((c for c in cands if os.access(c, os.X_OK)), None)
+
+
+def source_counters_command(ncu: str, plain_name: str, program: list[str], report: str) -> list[str]:
+    """Profile one launch with the SourceCounters section (per SASS instruction) into ``report``."""
+    return [ncu, "--clock-control", "none", "--cache-control", "all", "--section", "SourceCounters",
+            "-k", kernel_filter(plain_name), "-c", "1", "-f", "-o", report] + list(program)
+
+
+def run_source_counters(ncu: str, plain_name: str, program: list[str], workdir: str,
+                        timeout: float = 300.0) -> dict:
+    """``{"ok", "csv", "error", "seconds"}``: the source page (``--print-source sass``) of one
+    profiled launch as CSV text."""
+    rep = os.path.join(workdir, "source")
+    t0 = time.time()
+    rc, out, err, _ = _run(source_counters_command(ncu, plain_name, program, rep), timeout)
+    if not os.path.exists(rep + ".ncu-rep"):
+        tail = "\n".join([ln for ln in (out + err).splitlines() if "ERROR" in ln][-4:]) or f"ncu exited with {rc}"
+        return {"ok": False, "error": "no source-counter report: " + tail, "seconds": round(time.time() - t0, 2)}
+    rc, out, err, _ = _run([ncu, "--import", rep + ".ncu-rep", "--page", "source", "--csv", "--print-source", "sass",
+                            "--print-units", "base"], max(30.0, timeout / 2))
+    ok = rc == 0 and '"Address"' in out
+    return {"ok": ok, "csv": out if ok else "", "seconds": round(time.time() - t0, 2),
+            "error": "" if ok else f"ncu could not export the source page: {(err or out).strip()[-400:]}"}

@@ -9,12 +9,14 @@ address, the same one the coalescing model uses) is bounded by interval arithmet
 - kernel parameters at their ``--param`` / launch-site values (or the stated default).
 
 Branch conditions (``if (i < n)``) are ignored, so a guarded access is sized for the grid: a
-bound that is never too small. An offset that depends on data read from memory (a gather) or
-that cannot be bounded gets the size of the largest bounded buffer (at least one element per
-thread of the grid), and says so; ``--size ARG=ELEMENTS`` overrides any of these. Integer
-buffers are filled with random values in ``[0, smallest buffer)``, so indices read from them
-stay inside every buffer; floating-point buffers with values in ``[0.5, 1.5)`` (never zeros);
-bytes with ``1..100``. The total is capped (``max_total_bytes``): buffers are bounded.
+bound that is never too small. A counted loop's counter is bounded by its trip count, also for a
+grid-stride loop (``for (i = tid; i < n; i += blockDim.x * gridDim.x)`` touches ``n`` elements).
+Integer buffers are filled with random values in ``[0, smallest sized buffer)``; an offset that
+depends on values read from a buffer the kernel never writes (a gather ``v[idx[i]]``, CSR row
+bounds) is bounded with those values' range in a second pass. An offset that still cannot be
+bounded is refused with the index and ``--size ARG=ELEMENTS`` to pass: the kernel is never run
+with a buffer that may be too small. Floating-point buffers hold values in ``[0.5, 1.5)`` (never
+zeros); bytes ``1..100``. The total is capped (``max_total_bytes``): buffers are bounded.
 """
 from __future__ import annotations
 
@@ -52,6 +54,8 @@ class ArgSpec:
     elem_bytes: int = 0
     read: bool = False
     written: bool = False
+    fields: list = field(default_factory=list)  # struct: [{"name", "offset", "dtype", "value"|"buffer"}]
+    member_of: str = ""  # buffer of a pointer field of a struct passed by value
 
     @property
     def bytes(self) -> int:
@@ -59,6 +63,11 @@ class ArgSpec:
 
     def to_job(self) -> dict:
         d = {"name": self.name, "kind": self.kind, "ctype": self.ctype, "dtype": self.dtype}
+        if self.member_of:
+            d["member_of"] = self.member_of
+        if self.kind == "struct":
+            d.update(size=self.elem_bytes, fields=list(self.fields))
+            return d
         if self.kind == "buffer":
             d.update(count=(self.elements + self.front_pad) * self.components + math.ceil(SLACK_BYTES / max(1, self.elem_bytes // self.components)),
                      offset=self.front_pad * self.components, fill=self.fill,
@@ -76,6 +85,8 @@ class ArgSpec:
                 d["front_pad_elements"] = self.front_pad
             if self.int_range:
                 d["int_range"] = list(self.int_range)
+        elif self.kind == "struct":
+            d.update(bytes=self.elem_bytes, fields=list(self.fields), source=self.source)
         else:
             d.update(value=self.value, source=self.source)
         return d
@@ -190,7 +201,10 @@ def interval(e, env: dict):
             return (v, v)
         if x.is_Symbol:
             return env.get(x)
-        if isinstance(x, (S.MemLoad, S.Opaque)):
+        if isinstance(x, S.MemLoad):
+            # a value read from a buffer whose contents the plan chose (see build_plan)
+            return env.get(("memload", str(x.args[0])))
+        if isinstance(x, S.Opaque):
             return None
         if x.is_Add:
             lo = hi = 0
@@ -211,6 +225,8 @@ def interval(e, env: dict):
             return (lo, hi)
         if x.is_Pow:
             b, p = iv(x.base), x.exp
+            if b is not None and p == -1 and b[0] > 0:  # a division by a positive quantity
+                return (1 / b[1], 1 / b[0])
             if b is None or not p.is_Integer or int(p) < 0:
                 return None
             k = int(p)
@@ -298,7 +314,6 @@ def symbol_ranges(syms, bindings, block, grid, params: Optional[dict] = None) ->
     env: dict = {}
     notes: list[str] = []
     params = params or {}
-    iters = []
     for s, info in syms.info.items():
         k = info.kind
         if k == S.THREAD:
@@ -323,10 +338,16 @@ def symbol_ranges(syms, bindings, block, grid, params: Optional[dict] = None) ->
             if v is not None:
                 v = float(v) if not float(v).is_integer() else int(v)
                 env[s] = (v, v)
-        elif k == S.ITER:
-            iters.append((s, info))
-    # loop counters: [0, trip - 1], trips evaluated with the ranges found so far (outer loops
-    # may appear in inner trip counts: repeat a few times)
+    _iteration_ranges(syms, env)
+    return env, notes
+
+
+def _iteration_ranges(syms, env: dict) -> None:
+    """Loop counters: [0, trip - 1], trips evaluated with the ranges found so far (outer loops
+    may appear in inner trip counts: repeat a few times)."""
+    from ..analyzer import symbolic as S
+
+    iters = [(s, info) for s, info in syms.info.items() if info.kind == S.ITER]
     for _ in range(4):
         changed = False
         for s, info in iters:
@@ -341,7 +362,6 @@ def symbol_ranges(syms, bindings, block, grid, params: Optional[dict] = None) ->
                 changed = True
         if not changed:
             break
-    return env, notes
 
 
 @dataclass
@@ -366,8 +386,10 @@ def offset_bounds(offset, elem_bytes: int, env: dict) -> Optional[tuple[float, f
     return (r[0], r[1] + (elem_bytes or 1))
 
 
-def buffer_bounds(kf, params: Optional[dict] = None) -> dict[str, BufferBound]:
-    """Per pointer parameter of the kernel: the byte range its accesses can touch over the grid."""
+def buffer_bounds(kf, params: Optional[dict] = None, load_ranges: Optional[dict] = None) -> dict[str, BufferBound]:
+    """Per pointer parameter of the kernel: the byte range its accesses can touch over the grid.
+    ``load_ranges``: {buffer name: (lo, hi)} of the values the kernel reads from that buffer
+    (indices read from memory: a gather, CSR row bounds)."""
     tab = kf.accesses
     out: dict[str, BufferBound] = {}
     for p in kf.function.params:
@@ -380,7 +402,15 @@ def buffer_bounds(kf, params: Optional[dict] = None) -> dict[str, BufferBound]:
     ev = tab.evaluator
     grid = kf.launch.grid or (1, 1, 1)
     env, _ = symbol_ranges(ev.syms, ev.b, tuple(kf.launch.block), tuple(grid), params)
+    if load_ranges:
+        env.update({("memload", k): v for k, v in load_ranges.items()})
+        _iteration_ranges(ev.syms, env)  # trip counts may read memory (CSR row bounds)
     by_var = {id(p): p.name for p in kf.function.params if p.type.kind == "pointer"}
+    for a in tab.accesses:  # p.x of a struct p passed by value: a buffer of its own
+        v = a.variable
+        if v is not None and v.storage == "param" and "." in v.name and id(v) not in by_var:
+            by_var[id(v)] = v.name
+            out.setdefault(v.name, BufferBound(v.name))
     for a in tab.accesses:
         var = a.variable
         name = by_var.get(id(var)) if var is not None else None
@@ -421,11 +451,14 @@ def _scalar_value(p, params: dict, launch) -> tuple[float, str]:
 
 
 def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
-               max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES, globals_: Optional[list] = None) -> LaunchPlan:
+               max_total_bytes: int = DEFAULT_MAX_TOTAL_BYTES, globals_: Optional[list] = None,
+               struct_layouts: Optional[dict] = None) -> LaunchPlan:
     """The launch of kernel facts ``kf``: grid, block, dynamic shared memory and every argument.
 
-    ``params``: ``--param`` values; ``sizes``: ``--size ARG=ELEMENTS``. Raises PlanError when
-    the kernel cannot be run safely (unknown grid, pointer to pointer, buffers over the cap)."""
+    ``params``: ``--param`` values; ``sizes``: ``--size ARG=ELEMENTS``; ``struct_layouts``:
+    {parameter: (fields, bytes, why)} of structs passed by value (``validate_struct``). Raises
+    PlanError when the kernel cannot be run safely (unknown grid, pointer to pointer, an index
+    that cannot be bounded, buffers over the cap)."""
     params = dict(params or {})
     sizes = dict(sizes or {})
     launch = kf.launch
@@ -434,7 +467,9 @@ def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
     block, grid = tuple(launch.block), tuple(launch.grid)
     threads = block[0] * block[1] * block[2]
     total_threads = threads * grid[0] * grid[1] * grid[2]
+    layouts = dict(struct_layouts or {})
     names = {p.name for p in kf.function.params}
+    names |= {f"{k}.{f.name}" for k, (fs, _, _) in layouts.items() for f in (fs or ())}
     for k in list(sizes) + list(params):
         if k not in names:
             raise PlanError(f"`{k}` is not a parameter of {kf.name} (parameters: {', '.join(p.name for p in kf.function.params) or 'none'})")
@@ -453,30 +488,10 @@ def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
             elem_bytes = (t.element.size if t.element is not None and t.element.size else
                           _dtype_bytes(dt) * comps)
             a = ArgSpec(p.name, "buffer", t.spelling, dt, comps, fill=fill, elem_bytes=elem_bytes)
-            b = bounds.get(p.name)
-            if b is not None:
-                a.read, a.written = b.loads > 0, b.stores > 0
-            if p.name in sizes:
-                a.elements = int(sizes[p.name])
-                a.source = "--size"
-            elif b is None or b.accesses == 0:
-                a.elements = max(1, math.ceil(ALIGN / elem_bytes))
-                a.source = "not accessed by the kernel"
-                a.fill = fill
-            elif b.bounded and b.hi is not None:
-                a.elements = max(1, math.ceil(b.hi / elem_bytes))
-                if b.lo is not None and b.lo < 0:
-                    pad_bytes = math.ceil(-b.lo / ALIGN) * ALIGN
-                    a.front_pad = math.ceil(pad_bytes / elem_bytes)
-                    assumptions.append(f"`{p.name}` is indexed up to {int(-b.lo)} bytes before the pointer: "
-                                       f"{pad_bytes} bytes allocated in front")
-                a.source = "index analysis over the whole grid"
-            else:
-                a.source = f"fallback ({b.why}; pass --size {p.name}=N)"
-                pending_fallback.append(a)
-            if fill == "bool":
-                a.int_range = (0, 2)
+            _size_buffer(a, bounds.get(p.name), sizes, pending_fallback, assumptions)
             args.append(a)
+        elif t.kind == "record" and p.name in layouts:
+            args.extend(_struct_args(p, layouts[p.name], params, bounds, sizes, pending_fallback, assumptions))
         elif t.kind in ("scalar", "vector") or (t.kind == "unknown" and t.size):
             dt, comps, fill = numpy_dtype(t)
             if dt is None or comps != 1:
@@ -491,17 +506,30 @@ def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
             args.append(a)
         else:
             raise PlanError(f"parameter `{p.name}` of type `{t.spelling}` cannot be passed by value yet")
-    bounded_elems = [a.elements for a in args if a.kind == "buffer" and a.source.startswith("index")]
-    for a in pending_fallback:
-        a.elements = max([total_threads] + bounded_elems)
-        assumptions.append(f"`{a.name}`: {a.elements} elements ({a.source.split('(', 1)[1].rstrip(')')})")
-    # integer buffers: values that index every buffer safely
-    buf_elems = [a.elements for a in args if a.kind == "buffer" and a.source != "not accessed by the kernel"]
-    smallest = min(buf_elems) if buf_elems else 1
+    # Integer buffers hold random values in [0, smallest sized buffer): an index read from one
+    # (a gather, CSR row bounds) then has a known range, and the buffers it indexes are sized
+    # for it in a second pass. What is still unbounded is refused, never guessed.
+    buf_elems = [a.elements for a in args if a.kind == "buffer" and a.elements  # (pending: 0)
+                 and a.source != "not accessed by the kernel"]
+    smallest = min(buf_elems) if buf_elems else max(1, total_threads)
     for a in args:
         if a.kind == "buffer" and a.fill == "int" and a.int_range is None:
-            hi = max(1, min(smallest, _int_max(a.dtype) + 1))
-            a.int_range = (0, hi)
+            a.int_range = (0, max(1, min(smallest, _int_max(a.dtype) + 1)))
+    if pending_fallback:
+        ranges = _load_ranges(args, bounds)
+        again = buffer_bounds(kf, params, ranges)
+        for a in pending_fallback:
+            b = again.get(a.name)
+            if b is None or not b.bounded or b.hi is None:
+                why = (b.why if b is not None and b.why else a.source.split("(", 1)[1].rstrip(")"))
+                raise PlanError(f"cannot size the buffer of `{a.name}`: {why.split('; pass')[0]}; the kernel "
+                                f"could read or write past any size chosen here: pass --size {a.name}=ELEMENTS")
+            a.elements = max(1, math.ceil(b.hi / a.elem_bytes))
+            if b.lo is not None and b.lo < 0:
+                a.front_pad = math.ceil(math.ceil(-b.lo / ALIGN) * ALIGN / a.elem_bytes)
+            src = ", ".join(f"`{k}` in [{lo}, {hi}]" for k, (lo, hi) in sorted(ranges.items())
+                            if any(x.name == k and x.fill != "float" for x in args))
+            a.source = f"index analysis over the whole grid, with the values read from {src}"
     if any(a.kind == "buffer" and a.fill == "int" for a in args):
         assumptions.append(f"integer buffers hold random values in [0, {smallest}) so that indices read "
                            "from them stay inside every buffer")
@@ -513,6 +541,88 @@ def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
         raise PlanError(f"the buffers would take {plan.total_bytes / 2**20:.0f} MiB, over the limit of "
                         f"{max_total_bytes / 2**20:.0f} MiB: pass --size ARG=ELEMENTS or a smaller --grid/--param")
     return plan
+
+
+def _size_buffer(a: ArgSpec, b: Optional[BufferBound], sizes: dict, pending: list, assumptions: list) -> None:
+    """Elements of buffer ``a`` from ``--size``, else its accesses' bounds (or pending: sized
+    in build_plan's second pass, or refused)."""
+    if b is not None:
+        a.read, a.written = b.loads > 0, b.stores > 0
+    if a.name in sizes:
+        a.elements = int(sizes[a.name])
+        a.source = "--size"
+    elif b is None or b.accesses == 0:
+        a.elements = max(1, math.ceil(ALIGN / a.elem_bytes))
+        a.source = "not accessed by the kernel"
+    elif b.bounded and b.hi is not None:
+        a.elements = max(1, math.ceil(b.hi / a.elem_bytes))
+        if b.lo is not None and b.lo < 0:
+            pad_bytes = math.ceil(-b.lo / ALIGN) * ALIGN
+            a.front_pad = math.ceil(pad_bytes / a.elem_bytes)
+            assumptions.append(f"`{a.name}` is indexed up to {int(-b.lo)} bytes before the pointer: "
+                               f"{pad_bytes} bytes allocated in front")
+        a.source = "index analysis over the whole grid"
+    else:
+        a.source = f"fallback ({b.why}; pass --size {a.name}=N)"
+        pending.append(a)
+    if a.fill == "bool":
+        a.int_range = (0, 2)
+
+
+def _struct_args(p, layout, params: dict, bounds: dict, sizes: dict, pending: list, assumptions: list) -> list:
+    """A struct passed by value: its bytes (pointer fields pointing at buffers of their own,
+    named ``p.field``, scalar fields from --param or the default), then those buffers."""
+    fields, size, why = layout
+    if fields is None:
+        raise PlanError(f"parameter `{p.name}` of type `{p.type.spelling}`: {why}")
+    out: list = []
+    desc: list = []
+    for f in fields:
+        full = f"{p.name}.{f.name}"
+        if f.kind == "pointer":
+            if f.is_float:
+                dt, fill = {2: "float16", 8: "float64"}.get(f.pointee_size, "float32"), "float"
+            elif f.pointee_size in (1, 2, 4, 8) and "struct" not in f.pointee and "*" not in f.pointee:
+                dt, fill = ("uint" if f.pointee.startswith("unsigned") else "int") + str(8 * f.pointee_size), "int"
+            else:
+                dt, fill = "uint8", "bytes"
+            comps = f.pointee_size if fill == "bytes" else 1
+            a = ArgSpec(full, "buffer", f"{f.pointee} *", dt, comps, fill=fill, elem_bytes=f.pointee_size)
+            _size_buffer(a, bounds.get(full), sizes, pending, assumptions)
+            a.member_of = p.name
+            out.append(a)
+            desc.append({"name": f.name, "offset": f.offset, "dtype": "uint64", "buffer": full})
+        elif f.kind == "scalar":
+            if full in params:
+                v, src = params[full], "--param"
+            else:
+                v, src = (1.0, "default") if f.is_float else (DEFAULT_SCALAR, "default")
+                assumptions.append(f"{full} = {v}: default (no value given; pass --param {full}=V)")
+            desc.append({"name": f.name, "offset": f.offset, "dtype": f.dtype, "value": v, "source": src})
+        else:
+            desc.append({"name": f.name, "offset": f.offset, "dtype": f"V{f.size}", "zero": True})
+            assumptions.append(f"{full}: {f.size} bytes of zeros (a nested aggregate is not filled)")
+    s = ArgSpec(p.name, "struct", p.type.spelling, "void", fill="none", elem_bytes=size, fields=desc,
+                source="by value, layout from clang")
+    return [s] + out
+
+
+def _load_ranges(args: list, bounds: dict) -> dict:
+    """{buffer: (lo, hi)} of the values the kernel can read from buffers it never writes (their
+    contents are the plan's random fill): integers in ``int_range``, booleans 0..1, bytes 1..100,
+    floats (a cast to int) 0..1."""
+    out = {}
+    for a in args:
+        b = bounds.get(a.name)
+        if a.kind != "buffer" or b is None or b.stores:
+            continue
+        if a.fill in ("int", "bool") and a.int_range:
+            out[a.name] = (a.int_range[0], a.int_range[1] - 1)
+        elif a.fill == "bytes":
+            out[a.name] = (1, 100)
+        elif a.fill == "float":
+            out[a.name] = (0, 1)
+    return out
 
 
 def _dtype_bytes(dt: str) -> int:

@@ -23,7 +23,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-__all__ = ["Row", "TOLERANCES", "predictions", "compare", "agree", "render_text", "render_json",
+__all__ = ["Row", "TOLERANCES", "predictions", "compare", "agree", "render_text", "render_json", "access_table",
            "weighted_mean", "REPORT_VERSION"]
 
 REPORT_VERSION = 1
@@ -291,7 +291,28 @@ def _arg_line(a: dict) -> str:
         size = f"{b / 2**20:.1f} MiB" if b >= 2**20 else f"{b} B"
         extra = f", values in [{a['int_range'][0]}, {a['int_range'][1]})" if a.get("int_range") else ""
         return f"{a['name']}: {a['type']} -> {a['elements']} elements ({size}, random {a['fill']}{extra}; size from {a['source']})"
+    if a["kind"] == "struct":
+        parts = [f"{f['name']} = " + (f"&{f['buffer']}" if "buffer" in f else
+                                      "zeros" if f.get("zero") else str(f.get("value"))) for f in a.get("fields") or []]
+        return f"{a['name']}: {a['type']} by value ({a.get('bytes')} B: {', '.join(parts)}; {a['source']})"
     return f"{a['name']}: {a['type']} = {a['value']} ({a['source']})"
+
+
+def access_table(rows: list) -> str:
+    """Per-access rows of ``validate --ncu`` (``validate_sass.compare_lines``) as text."""
+    head = ("line", "space", "kind", "predicted", "measured", "tolerance", "", "note")
+    body = []
+    for r in rows:
+        cols = r.get("columns") or []
+        where = f"{r['line']}" + (f":{','.join(str(c) for c in cols)}" if cols else "")
+        mark = "ok" if r["agree"] else ("DIFF" if r["agree"] is False else "")
+        n = r.get("predicted_accesses") or 0
+        note = r.get("note") or (f"{n} accesses, {r.get('instructions', 0)} instructions" if n > 1 or
+                                 (r.get("instructions") or 0) > 1 else "")
+        body.append((where, r["space"], r["kind"], _fmt(r["predicted"]), _fmt(r["measured"]), r.get("tolerance", ""),
+                     mark, note))
+    w = [max(len(str(x[i])) for x in [head] + body) for i in range(len(head))]
+    return "\n".join("  ".join(str(c).ljust(w[i]) for i, c in enumerate(x)).rstrip() for x in [head] + body)
 
 
 def render_text(doc: dict) -> str:
@@ -319,6 +340,13 @@ def render_text(doc: dict) -> str:
     ncu = doc.get("ncu")
     if ncu is not None and not ncu.get("ok"):
         out.append(f"ncu: {ncu.get('error') or 'failed'}")
+    if doc.get("accesses"):
+        out.append("")
+        out.append("per access (source line:columns; the hardware's figures are those of the SASS "
+                   "instructions with that line, sectors or wavefronts per request):")
+        out.extend("  " + ln for ln in access_table(doc["accesses"]).splitlines())
+    elif doc.get("accesses_note"):
+        out.append(f"per access: {doc['accesses_note']}")
     cf = doc.get("compare_fix")
     if cf:
         out.append("")

@@ -69,6 +69,43 @@ def _fill(cp, rs, arr, fill, int_range):
         raw[...] = rs.randint(1, 101, size=raw.size, dtype=np.int32).astype(cp.uint8)
 
 
+def _write_cubin(cp, code, expr, opts, props, path):
+    """The same code compiled by NVRTC to a cubin for this GPU (with -lineinfo), for nvdisasm's
+    line table: the parent maps the profiled SASS instructions to source lines with it. Returns
+    the kernel's lowered (mangled) name, by which the cubin's function is found."""
+    from cupy.cuda import nvrtc
+
+    prog = nvrtc.createProgram(code, "kernel.cu", [], [])
+    try:
+        nvrtc.addNameExpression(prog, expr)
+        arch = "--gpu-architecture=sm_%d%d" % (props["major"], props["minor"])
+        nvrtc.compileProgram(prog, [o for o in opts if not o.startswith(("-arch", "--gpu-architecture"))] + [arch])
+        data = nvrtc.getCUBIN(prog)
+        lowered = nvrtc.getLoweredName(prog, expr)
+    finally:
+        nvrtc.destroyProgram(prog)
+    with open(path, "wb") as f:
+        f.write(data)
+    return lowered
+
+
+def _struct_value(np, a, bufs):
+    """A struct passed by value, as a NumPy structured scalar with the C layout (CuPy passes
+    its bytes): pointer fields hold their buffers' device addresses."""
+    fields = a["fields"]
+    dt = np.dtype({"names": ["f%d" % i for i in range(len(fields))],
+                   "formats": [f["dtype"] for f in fields],
+                   "offsets": [int(f["offset"]) for f in fields],
+                   "itemsize": int(a["size"])}, align=True)
+    rec = np.zeros((), dtype=dt)
+    for i, f in enumerate(fields):
+        if "buffer" in f:
+            rec["f%d" % i] = bufs[f["buffer"]].data.ptr
+        elif "value" in f:
+            rec["f%d" % i] = f["value"]
+    return rec[()]
+
+
 def main(argv):
     if len(argv) < 2:
         sys.stderr.write("usage: validate_runner.py JOB.json [time|profile|info]\n")
@@ -108,10 +145,27 @@ def main(argv):
         stage(res, "compile")
         t0 = time.time()
         expr = job["name_expression"]
-        mod = cp.RawModule(code=job["code"], options=tuple(job.get("options") or ()),
-                           name_expressions=[expr])
+        opts = tuple(job.get("options") or ()) + (("-lineinfo",) if job.get("lineinfo") else ())
+        mod = cp.RawModule(code=job["code"], options=opts, name_expressions=[expr])
+        fn = None
+        if job.get("cubin_in"):  # a cubin built for its line table (validate --ncu, per access)
+            try:
+                cmod = cp.RawModule(path=job["cubin_in"])
+                fn, mod = cmod.get_function(job["cubin_function"]), cmod
+            except Exception as e:  # noqa: BLE001
+                fn = None
+                res.setdefault("notes", []).append("cubin not loaded (%s: %s)" % (type(e).__name__, e))
+        elif job.get("cubin_out"):
+            try:
+                lowered = _write_cubin(cp, job["code"], expr, list(opts), props, job["cubin_out"])
+                # run exactly the disassembled code (CuPy may otherwise JIT its own build)
+                cmod = cp.RawModule(path=job["cubin_out"])
+                fn, mod = cmod.get_function(lowered), cmod
+            except Exception as e:  # noqa: BLE001 - per-access lines are then not available
+                fn = None
+                res.setdefault("notes", []).append("per-access lines: no cubin (%s: %s)" % (type(e).__name__, e))
         try:
-            fn = mod.get_function(expr)
+            fn = fn or mod.get_function(expr)
         except Exception as e:  # noqa: BLE001
             log = getattr(e, "get_message", None)
             res["error"] = "compile failed: %s" % (log() if callable(log) else e)
@@ -163,14 +217,21 @@ def main(argv):
                             % ((need + flush_bytes) / 2**20, free / 2**20))
             emit(res)
             return 3
-        kargs, keep = [], []
+        kargs, keep, bufs = [], [], {}
         for a in job["args"]:
             if a["kind"] == "buffer":
                 arr = cp.empty(int(a["count"]), dtype=a["dtype"])
                 _fill(cp, rs, arr, a.get("fill", "float"), a.get("int_range"))
                 keep.append(arr)
                 off = int(a.get("offset") or 0)
-                kargs.append(arr[off:] if off else arr)
+                bufs[a["name"]] = arr[off:] if off else arr
+        for a in job["args"]:
+            if a.get("member_of"):
+                continue  # a pointer field of a struct argument: its address goes in the struct
+            if a["kind"] == "buffer":
+                kargs.append(bufs[a["name"]])
+            elif a["kind"] == "struct":
+                kargs.append(_struct_value(np, a, bufs))
             else:
                 kargs.append(np.dtype(a["dtype"]).type(a["value"]))
         for g in job.get("globals") or []:

@@ -51,7 +51,8 @@ def render_explain_text(analyses: list[FileAnalysis], arch: str, color: bool = F
             console.print(f"[dim]{esc(fa.path)}: note: {esc(note)}[/]")
         for k in fa.kernels:
             lc = k.launch
-            console.print(f"[bold]{esc(fa.path)}:{k.function.range.line}: kernel {esc(k.name)}[/]  ({arch})")
+            console.print(f"[bold]{esc(k.function.range.file or fa.path)}:{k.function.range.line}: "
+                          f"kernel {esc(k.name)}[/]  ({arch})")
             grid = "x".join(map(str, lc.grid)) if lc.grid else "unknown"
             console.print(f"  launch: block {'x'.join(map(str, lc.block))}, grid {grid}, "
                           f"dynamic smem {_fmt_bytes(lc.dynamic_smem)} B  " + esc(f"[from {lc.source}: {lc.detail}]"))

@@ -95,8 +95,8 @@ def _padding(ctx: RuleContext, k, a):
 
 def _extent_edit(ctx: RuleContext, var, pad: int):
     """An edit replacing the last extent in ``var``'s declaration by one ``pad`` larger."""
-    lines = ctx.analysis.source_lines
     r = var.range
+    lines = ctx.analysis.lines_of(r.file)
     pat = re.compile(r"\b" + re.escape(var.name) + r"\s*((?:\[[^\[\]]*\]\s*)+)")
     for ln in range(max(r.line, 1), min(max(r.end_line, r.line), len(lines)) + 1):
         text = lines[ln - 1]
@@ -162,7 +162,7 @@ def warp_synchronous(ctx: RuleContext):
             related = ()
             sr = store.node.range
             if sr.file and sr.line:
-                related = (Related(ctx.path, Location(sr.line, max(sr.column, 1)),
+                related = (Related(ctx.analysis.shown_path(sr.file), Location(sr.line, max(sr.column, 1)),
                                    "the other lane's write"),)
             yield ctx.diag(me, site, msg, kernel=k.name, related=related)
 

@@ -135,9 +135,9 @@ def _cl601(ctx, me, cfg, uni, b, d, kernel, events, launch):
         where = (f"after the early `{what}` of the threads for which `{cond}` holds (line {d.line}); "
                  f"the condition differs between threads")
         if ex is not None:
-            related.append(Related(ctx.path, Location(ex.line, max(ex.range.column, 1)),
+            related.append(Related(ctx.analysis.shown_path(ex.range.file), Location(ex.line, max(ex.range.column, 1)),
                                    f"threads leave here"))
-    related.append(Related(ctx.path, Location(d.line, max(d.range.column, 1)),
+    related.append(Related(ctx.analysis.shown_path(d.range.file), Location(d.line, max(d.range.column, 1)),
                            f"thread-dependent condition: it {why}" if why else "thread-dependent condition"))
     msg = f"{name} is not reached by every thread of the block: it is {where}"
     if why:
@@ -211,7 +211,7 @@ def shared_race(ctx: RuleContext):
                 seen.add(pos)
                 others.append(r2.a)
         if others:
-            extra = tuple(Related(ctx.path, Location(x.range.line, x.range.column),
+            extra = tuple(Related(ctx.analysis.shown_path(x.range.file), Location(x.range.line, x.range.column),
                                   f"also conflicts with this access (`{_text(ctx, x, 50)}`)") for x in others)
             lines = ", ".join(str(x.range.line) for x in others[:5]) + (", ..." if len(others) > 5 else "")
             n = len(others)
@@ -237,7 +237,7 @@ def _cl602(ctx, me, ks, r, kf):
         msg = (f"data race on shared `{r.var.name}`: {_who(ks, w.thread_b)} {_kind(r.b_write)} "
                f"`{r.element}` here (`{idx_b}`) while {_who(ks, w.thread_a)} {_kind(r.a_write)} it at "
                f"line {r.a.range.line} (`{_text(ctx, r.a, 50)}`), with no __syncthreads() between them")
-        related = (Related(ctx.path, Location(r.a.range.line, r.a.range.column),
+        related = (Related(ctx.analysis.shown_path(r.a.range.file), Location(r.a.range.line, r.a.range.column),
                            f"{_who(ks, w.thread_a)} {_kind(r.a_write)} `{r.element}` here"),)
     if r.witness.same_warp:
         msg += "; both threads are in the same warp, which is not guaranteed to run in lockstep (Volta and newer)"
@@ -298,7 +298,7 @@ def loop_race(ctx: RuleContext):
             if not r.certain:
                 msg += " (possible: depends on data read at run time)"
                 sev = "warning"
-            related = (Related(ctx.path, Location(early_node.range.line, early_node.range.column),
+            related = (Related(ctx.analysis.shown_path(early_node.range.file), Location(early_node.range.line, early_node.range.column),
                                f"{_who(ks, early_t)} {_kind(early_write)} `{r.element}` here in iteration i"),)
             key = (later_node.range.line, later_node.range.column, msg)
             if key in seen:

@@ -98,7 +98,7 @@ def memory_bound_kernel(ctx: RuleContext):
                f"{_f(p.peak_gflops)} GFLOPS ({p.fraction_of_peak * 100:.1f}% of peak) with "
                f"{_f(p.bandwidth_gbs)} GB/s and {_f(p.word_bytes)}-byte words")
         where_r = hot.loop.range
-        if not where_r.file or os.path.abspath(where_r.file) != os.path.abspath(ctx.path):
+        if not ctx.in_file(where_r):
             where_r = k.function.range  # the loop is in a device function of another file
             msg += f" (hot loop at {os.path.basename(hot.loop.range.file)}:{hot.loop.range.line})"
         yield ctx.diag(me, where_r, msg, kernel=k.name)

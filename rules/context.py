@@ -32,9 +32,10 @@ class RuleContext:
         return self.rule_options.get(rule.code, {}).get(name, rule.options.get(name))
 
     def in_file(self, r: ir.SourceRange, no_file: bool = False) -> bool:
-        """Whether ``r`` lies in the checked file; ``no_file`` is the answer for a range that
-        has no file."""
-        return r.in_file(self.path) if r.file else no_file
+        """Whether ``r`` lies in the checked file or in one of the user's headers analysed
+        through it (where a finding is reported at its own place; a system header's is not);
+        ``no_file`` is the answer for a range that has no file."""
+        return self.analysis.reportable(r.file) if r.file else no_file
 
     @staticmethod
     def accesses(k: KernelFacts) -> list:
@@ -56,10 +57,10 @@ class RuleContext:
                 yield k, g
 
     def access_site(self, a) -> ir.SourceRange:
-        """Where to report an access: its own range when it is in the checked file, else the
-        line of the call that leads to it."""
+        """Where to report an access: its own range when it is in the checked file or a header
+        of the user's, else the line of the call that leads to it."""
         r = a.range
-        if r is not None and r.file and not r.in_file(self.path):
+        if r is not None and r.file and not self.analysis.reportable(r.file):
             ev = a.event
             if ev is not None and ev.call_lines:
                 line = ev.call_lines[0]
@@ -73,9 +74,18 @@ class RuleContext:
 
     def source_text(self, r: ir.SourceRange) -> str:
         """The source text of a range as written, read from the range's own file (an access in
-        an included header is quoted from the header); a range over several lines is joined
+        an included header is quoted from the header); a range over up to four lines is joined
         with its whitespace collapsed; "" when it cannot be read."""
-        return range_text(r, self.path, self.analysis.source_lines)
+        lines = self.analysis.lines_of(r.file)
+        if not r.line or not (1 <= r.line <= len(lines)) or not (r.line <= r.end_line <= len(lines)):
+            return ""
+        if r.end_line == r.line:
+            return lines[r.line - 1][r.column - 1:r.end_column - 1]
+        if r.end_line - r.line > 3:
+            return ""
+        parts = [lines[r.line - 1][r.column - 1:]] + lines[r.line:r.end_line - 1] + \
+            [lines[r.end_line - 1][:r.end_column - 1]]
+        return " ".join(" ".join(parts).split())
 
     def diag(self, rule: Rule, r: ir.SourceRange, message: str, kernel: Optional[str] = None,
              fix: Optional[Fix] = None, related: tuple[Related, ...] = (),
@@ -83,38 +93,7 @@ class RuleContext:
         sev = self.severity_overrides.get(rule.code, severity or rule.severity)
         line, col = max(r.line, 1), max(r.column, 1)
         end_line, end_col = (r.end_line, r.end_column) if r.end_line else (line, col + 1)
-        return Diagnostic(rule.code, rule.name, sev, message, self.path, Location(line, col),
+        return Diagnostic(rule.code, rule.name, sev, message, self.analysis.shown_path(r.file),
+                          Location(line, col),
                           Location(end_line, end_col), kernel, fix, tuple(related))
 
-
-def range_text(r: ir.SourceRange, path: str, lines: list[str]) -> str:
-    """See :meth:`RuleContext.source_text` (``lines`` are those of ``path``)."""
-    import os
-    if r is None or not r.line:
-        return ""
-    if r.file and os.path.abspath(r.file) != os.path.abspath(path):
-        lines = _file_lines(os.path.abspath(r.file))
-    if not (1 <= r.line <= len(lines)) or r.end_line < r.line or r.end_line > len(lines):
-        return ""
-    if r.end_line == r.line:
-        return lines[r.line - 1][r.column - 1:r.end_column - 1]
-    if r.end_line - r.line > 3:
-        return ""
-    parts = [lines[r.line - 1][r.column - 1:]] + lines[r.line:r.end_line - 1] + \
-        [lines[r.end_line - 1][:r.end_column - 1]]
-    return " ".join(" ".join(parts).split())
-
-
-_LINES: dict = {}
-
-
-def _file_lines(path: str) -> list[str]:
-    if path not in _LINES:
-        if len(_LINES) > 32:
-            _LINES.clear()
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                _LINES[path] = f.read().splitlines()
-        except OSError:
-            _LINES[path] = []
-    return _LINES[path]

@@ -106,6 +106,9 @@ class FileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     error: Optional[str] = None
     notes: list[str] = field(default_factory=list)
+    #: Kernels of the user's headers analysed through this file: [path, line, name, launch
+    #: source]; a run keeps each one's findings from the includers that launch it.
+    header_kernels: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {

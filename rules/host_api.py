@@ -81,7 +81,7 @@ cudaMemcpy(d_a, h_a, bytes, cudaMemcpyHostToDevice);""",
 )
 def unchecked_error(ctx: RuleContext):
     me = RULES["CL701"]
-    for ig in ignored_errors(ctx.analysis.tu, ctx.path):
+    for ig in ignored_errors(ctx.analysis.tu, ctx.analysis.reportable):
         c = ig.call
         if ig.variable is None:
             yield ctx.diag(me, _name_range(ctx, c),
@@ -96,7 +96,7 @@ def unchecked_error(ctx: RuleContext):
 def _name_range(ctx: RuleContext, c: ir.Call) -> ir.SourceRange:
     """The callee's identifier when the call is spelled at its range (else the whole call)."""
     r = c.range
-    lines = ctx.analysis.source_lines
+    lines = ctx.analysis.lines_of(r.file)
     if 1 <= r.line <= len(lines):
         text = lines[r.line - 1]
         col = r.column - 1
@@ -131,7 +131,7 @@ return 0;                          // the launch error was never read""",
 )
 def unchecked_launch(ctx: RuleContext):
     me = RULES["CL702"]
-    for u in unchecked_launches(ctx.analysis.tu, ctx.path):
+    for u in unchecked_launches(ctx.analysis.tu, ctx.analysis.reportable):
         bad = u.reached
         if bad.kind == EXIT:
             where = f"the end of `{u.function.display_name}`"
@@ -144,7 +144,8 @@ def unchecked_launch(ctx: RuleContext):
                f"configuration) would go unnoticed")
         rel = ()
         if bad.kind != EXIT and bad.line:
-            rel = (Related(ctx.path, Location(bad.line, max(bad.range.column, 1)), "reached unchecked here"),)
+            rel = (Related(ctx.analysis.shown_path(bad.range.file), Location(bad.line, max(bad.range.column, 1)),
+                           "reached unchecked here"),)
         yield ctx.diag(me, u.launch.range, msg, related=rel)
 
 

@@ -85,7 +85,7 @@ def constant_over_limit(ctx: RuleContext):
     if tu is None:
         return
     consts = [v for v in tu.globals if v.storage == "constant" and v.range.file and
-              _same(v.range.file, ctx.path)]
+              ctx.in_file(v.range)]
     total = sum(v.type.size or 0 for v in consts)
     limit = ctx.target.constant_memory_bytes
     if consts and total > limit:

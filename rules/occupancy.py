@@ -170,7 +170,7 @@ def _fraction(v, default: float) -> float:
 def _kernel_range(ctx: RuleContext, fn: ir.Function) -> ir.SourceRange:
     """The first line of the kernel's definition (not the whole body)."""
     r = fn.range
-    lines = ctx.analysis.source_lines
+    lines = ctx.analysis.lines_of(r.file)
     end = len(lines[r.line - 1]) + 1 if 1 <= r.line <= len(lines) else r.column + 1
     return ir.SourceRange(r.file, r.line, r.column, r.line, max(end, r.column + 1))
 

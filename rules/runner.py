@@ -1,6 +1,7 @@
 """Run the rules over an analysed file and collect diagnostics (CL000 included)."""
 from __future__ import annotations
 
+import os
 import re
 import signal
 import threading
@@ -21,6 +22,9 @@ class CheckOptions:
     ignore: list[str] = field(default_factory=list)
     rule_options: dict = field(default_factory=dict)
     severity_overrides: dict = field(default_factory=dict)
+    #: ``per-file-ignores`` entries (base directory, glob, codes), for the headers whose
+    #: findings this file reports (the file's own are already in ``ignore``).
+    per_file_ignores: list = field(default_factory=list)
 
     def enabled(self, code: str) -> bool:
         if code == "CL000":
@@ -56,16 +60,21 @@ def _with_hint(message: str) -> str:
     return message
 
 
+def _where(fa: FileAnalysis, e) -> str:
+    """The file a parse problem is located in: a header of the user's, else the checked file."""
+    return fa.shown_path(e.file)
+
+
 def check_analysis(fa: FileAnalysis, copts: CheckOptions) -> FileResult:
     all_rules()  # make sure every rule module is registered
     res = FileResult(path=fa.path, notes=list(fa.notes))
     if fa.error is not None:
         e = fa.error
         res.error = e.message
-        res.diagnostics.append(_cl000(fa.path, _with_hint(e.message), e.line, e.column))
+        res.diagnostics.append(_cl000(_where(fa, e), _with_hint(e.message), e.line, e.column))
         return res
     for kname, e in fa.kernel_errors:
-        res.diagnostics.append(_cl000(fa.path, f"kernel `{kname}` not analysed: {_with_hint(e.message)}",
+        res.diagnostics.append(_cl000(_where(fa, e), f"kernel `{kname}` not analysed: {_with_hint(e.message)}",
                                       e.line, e.column, kname))
     if fa.kernel_errors:
         res.error = "clang errors inside kernels"
@@ -74,11 +83,34 @@ def check_analysis(fa: FileAnalysis, copts: CheckOptions) -> FileResult:
         if rule.check is None or not copts.enabled(rule.code):
             continue
         res.diagnostics.extend(rule.check(ctx) or ())
-    from .suppressions import apply_suppressions
-    res.diagnostics = apply_suppressions(res.diagnostics, fa.source, fa.path, copts.enabled,
-                                         RULES, copts.severity_overrides)
+    res.diagnostics = _suppress(fa, res.diagnostics, copts)
     res.diagnostics.sort(key=Diagnostic.sort_key)
+    main = os.path.abspath(fa.path)
+    res.header_kernels = [[k.function.range.file, k.function.range.line, k.name, k.launch.source]
+                          for k in fa.kernels
+                          if os.path.abspath(k.function.range.file or fa.path) != main]
     return res
+
+
+def _suppress(fa: FileAnalysis, diagnostics: list[Diagnostic], copts: CheckOptions) -> list[Diagnostic]:
+    """Suppression comments of each file apply to the findings located in it. Unused ones are
+    reported (CL010) only in the checked file: a header's may serve another includer."""
+    from .suppressions import apply_suppressions
+    main = os.path.abspath(fa.path)
+    by_file: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        by_file.setdefault(os.path.abspath(d.path), []).append(d)
+    out = apply_suppressions(by_file.pop(main, []), fa.source, fa.path, copts.enabled,
+                             RULES, copts.severity_overrides)
+    for path, ds in by_file.items():
+        if copts.per_file_ignores:
+            from ..config import per_file_codes
+            off = per_file_codes(copts.per_file_ignores, path)
+            ds = [d for d in ds if not any(d.code.startswith(c) for c in off)]
+        out += apply_suppressions(ds, "\n".join(fa.lines_of(path)), path,
+                                  lambda c: c != "CL010" and copts.enabled(c), RULES,
+                                  copts.severity_overrides)
+    return out
 
 
 DEFAULT_TIME_LIMIT_S = 60.0

@@ -7,6 +7,7 @@ keys here (one function per key), so fixture files can state any fact the tool c
 """
 from __future__ import annotations
 
+import os
 from typing import Callable, Optional
 
 RESOLVERS: dict[str, Callable] = {}
@@ -86,7 +87,9 @@ def _kernels(fa, kernel, line, args):
 def kernel_at(fa, line: int, name: Optional[str] = None):
     """The kernel whose definition spans ``line`` (instantiations: all share the range, the
     caller disambiguates with ``@kernel<...>``)."""
-    ks = [k for k in fa.kernels if k.function.range.line <= line <= k.function.range.end_line]
+    here = os.path.abspath(fa.path)  # kernels of included headers have lines of their own
+    ks = [k for k in fa.kernels if k.function.range.line <= line <= k.function.range.end_line
+          and os.path.abspath(k.function.range.file or fa.path) == here]
     if name:
         ks = [k for k in fa.kernels if k.name.replace(" ", "") == name.replace(" ", "")]
     return ks

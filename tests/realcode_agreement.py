@@ -91,50 +91,11 @@ def kernel_rows(entry: dict, pred: dict, kj: dict) -> dict:
 
 def access_rows(entry: dict, kj: dict) -> list[dict]:
     """Per source line, space and direction: cudalint's mean figure over its accesses on the line
-    vs the hardware's over the SASS instructions on the line (sectors / executed instructions for
-    global, ncu's n-way figure weighted by executions for shared)."""
-    from cudalint.commands.validate_report import agree
+    vs the hardware's over the SASS instructions on the line (``validate --ncu``'s comparison,
+    ``commands/validate_sass.py``)."""
+    from cudalint.commands.validate_sass import compare_lines, per_line
 
-    meas: dict = {}
-    for a in entry.get("accesses", []):
-        if a["space"] not in ("global", "shared") or a["op"] not in ("load", "store") or a["line"] is None:
-            continue
-        key = (a["line"], a["space"], a["op"])
-        s = meas.setdefault(key, [0.0, 0.0, 0])
-        if a["space"] == "global":
-            s[0] += a.get("sectors") or 0
-        else:
-            s[0] += (a.get("wavefronts_per_request") or 0) * a["executed"]
-        s[1] += a["executed"]
-        s[2] += 1
-    pred: dict = {}
-    for a in kj.get("accesses", []):
-        if a.get("space") not in ("global", "shared") or a.get("kind") not in ("load", "store"):
-            continue
-        if a.get("issued") is False:  # kept in a register: no request
-            continue
-        v = a.get("sectors_per_request") if a["space"] == "global" else a.get("wavefronts_per_request")
-        if v is None:
-            continue
-        pred.setdefault((a["line"], a["space"], a["kind"]), []).append(float(v))
-    rows = []
-    for key in sorted(set(meas) | set(pred)):
-        line, space, op = key
-        field = "sectors_per_request" if space == "global" else "wavefronts_per_request"
-        p = sum(pred[key]) / len(pred[key]) if key in pred else None
-        mv = None
-        if key in meas and meas[key][1]:
-            mv = meas[key][0] / meas[key][1]
-        if key in meas and not meas[key][1]:
-            continue  # the instruction never ran (a branch not taken): nothing measured
-        ok: Optional[bool]
-        if p is None or mv is None:
-            ok = False
-        else:
-            ok = bool(agree(field, p, mv)[0])
-        rows.append({"line": line, "space": space, "kind": op, "predicted": p, "measured": mv, "agree": ok,
-                     "predicted_accesses": len(pred.get(key, [])), "instructions": meas.get(key, [0, 0, 0])[2]})
-    return rows
+    return compare_lines(kj.get("accesses") or [], per_line(entry.get("accesses", [])))
 
 
 def fmt(v) -> str:

@@ -301,6 +301,7 @@ def _gt_names():
     return sorted((data.get("kernels", data) if isinstance(data, dict) else data).keys())
 
 
+@pytest.mark.slow  # a corpus run (every measured kernel): CI runs it, pytest -m slow
 @pytest.mark.parametrize("name", _gt_names() or ["<absent>"])
 def test_groundtruth_flops_per_load(name):
     meas = _measured()

@@ -6,6 +6,8 @@
   definition spans that line; prefix `@name<args>:` to pick one template instantiation, e.g.
   `// expect-fact: @scale<float,256>:bytes(buf)=1024`.
 - A first-line comment `// cudalint-args: --arch sm_70 --block 32,8` passes options.
+- A fixture that another fixture `#include`s is checked through it, as `cudalint check DIR`
+  does: the includer's run must produce exactly the expectations of both files.
 """
 from __future__ import annotations
 
@@ -16,12 +18,27 @@ from pathlib import Path
 import pytest
 
 from cudalint.analyzer.pipeline import AnalysisOptions
+from cudalint.includers import direct_includes, plan
 from cudalint.rules.runner import CheckOptions, check_file
 
 from fixture_facts import RESOLVERS, kernel_at  # tests/ is on sys.path (no __init__.py)
 
 ROOT = Path(__file__).resolve().parents[1] / "fixtures"
-FIXTURES = sorted(p for p in ROOT.rglob("*") if p.suffix in (".cu", ".cuh"))
+ALL_FIXTURES = sorted(p for p in ROOT.rglob("*") if p.suffix in (".cu", ".cuh"))
+_roots, _covered = plan([str(p) for p in ALL_FIXTURES], [[]] * len(ALL_FIXTURES))
+FIXTURES = [ALL_FIXTURES[i] for i in _roots]  # the others are checked through their includer
+
+
+def included_fixtures(path: Path) -> list[Path]:
+    """The fixtures ``path`` includes, directly or through another one."""
+    out, todo = [], [str(path)]
+    while todo:
+        for inc in direct_includes(todo.pop()):
+            p = Path(inc)
+            if p in ALL_FIXTURES and p not in out and p != path:
+                out.append(p)
+                todo.append(inc)
+    return out
 
 EXPECT_RE = re.compile(r"//.*?\bexpect:\s*([A-Z0-9, ]+)")
 FACT_RE = re.compile(r"expect-fact:\s*(.+?)\s*$")
@@ -86,8 +103,12 @@ def test_fixture(path: Path):
     opts = options_for(text)
     result, fa = check_file(str(path), opts, CheckOptions())
     want, facts = expectations(text)
-    got = {(d.location.line, d.code) for d in result.diagnostics}
-    detail = "\n".join(f"  {d.location.line}:{d.location.column} {d.code} {d.message}" for d in result.diagnostics)
+    want = {(path.name, line, code) for line, code in want}
+    for inc in included_fixtures(path):
+        want |= {(inc.name, line, code) for line, code in expectations(inc.read_text())[0]}
+    got = {(Path(d.path).name, d.location.line, d.code) for d in result.diagnostics}
+    detail = "\n".join(f"  {Path(d.path).name}:{d.location.line}:{d.location.column} {d.code} {d.message}"
+                       for d in result.diagnostics)
     assert got == want, f"diagnostics differ for {path.name}\nmissing: {sorted(want - got)}\nunexpected: {sorted(got - want)}\n{detail}"
     for line, item in facts:
         m = ITEM_RE.match(item)

@@ -5,8 +5,9 @@ expressions), mutated fixtures, binary data, bad encodings, empty files, huge ex
 deep nesting -- must give diagnostics or a CL000, within the per-file time limit, and never an
 exception or an "internal error" (a bug that check_file turned into CL000).
 
-Runs ~2,000 examples in all (``CUDALINT_FUZZ_SCALE=0.1`` for a quick run, ``=5`` for a long
-one). Examples are derandomized (the same every run, so CI is stable); set
+The full fuzzing runs ~2,000 examples (``CUDALINT_FUZZ_SCALE=0.1`` for a quick run, ``=5`` for a
+long one) and is marked ``slow``: CI runs it (``pytest -m slow``), the default ``pytest`` runs
+:func:`test_fuzz_smoke`, a sample of every input kind, and the two deterministic limits. Examples are derandomized (the same every run, so CI is stable); set
 ``CUDALINT_FUZZ_RANDOM=1`` to explore new ones. The parse uses the bundled minimal C/C++
 headers instead of the system's (``-nostdinc``): the same frontend, lowering and analyses at a
 third of the cost per example.
@@ -202,24 +203,41 @@ def mutated_fixture(draw):
 
 
 # ----------------------------------------------------------------------------------- tests
+@fuzz_settings(40)
+@given(st.one_of(kernels().map(str.encode), mutated_fixture(), soup.map(str.encode),
+                 st.binary(max_size=512)))
+def test_fuzz_smoke(data):
+    """A sample of each kind of input below, for the default run (the full fuzzing is slow)."""
+    check_bytes(data)
+
+
+@pytest.mark.slow
+@pytest.mark.slow
+@pytest.mark.slow
+@pytest.mark.slow
+@pytest.mark.slow
+@pytest.mark.slow
 @fuzz_settings(520)
 @given(kernels())
 def test_generated_kernels(src):
     check_bytes(src.encode())
 
 
+@pytest.mark.slow
 @fuzz_settings(520)
 @given(mutated_fixture())
 def test_mutated_fixtures(data):
     check_bytes(data)
 
 
+@pytest.mark.slow
 @fuzz_settings(450)
 @given(soup)
 def test_token_soup(src):
     check_bytes(src.encode())
 
 
+@pytest.mark.slow
 @fuzz_settings(300)
 @given(st.one_of(
     st.binary(max_size=4096),
@@ -234,6 +252,7 @@ def test_binary_empty_and_encodings(data):
         assert res.error is None and res.diagnostics == []  # an empty file is valid and clean
 
 
+@pytest.mark.slow
 @fuzz_settings(60)
 @given(st.sampled_from(["sum", "paren", "if", "for", "block", "lines", "index", "macro"]),
        st.integers(min_value=1, max_value=3000))
@@ -270,6 +289,7 @@ def test_huge_expressions_and_deep_nesting(kind, size):
     check_bytes(src.encode())
 
 
+@pytest.mark.slow
 @fuzz_settings(150)
 @given(st.one_of(kernels().map(str.encode), mutated_fixture(), st.binary(max_size=256)))
 def test_cli_exit_codes_never_a_traceback(data):

@@ -58,6 +58,7 @@ def _predict(name: str, m: dict) -> dict:
     return {key: kernel_mean(tab, space, kind, field) for key, space, kind, field, _ in FIELDS}
 
 
+@pytest.mark.slow  # a corpus run (every measured kernel): CI runs it, pytest -m slow
 @pytest.mark.skipif(not MEASURED.exists(), reason="../shared/groundtruth not available")
 @pytest.mark.parametrize("name,m", _kernels(), ids=[n for n, _ in _kernels()])
 def test_matches_measurement(name, m):

@@ -126,6 +126,7 @@ def _copy_checkout(dest: Path) -> bool:
     return True
 
 
+@pytest.mark.slow  # builds a virtualenv and pip-installs cudalint (~26 s of CPU): CI runs it
 def test_try_repo_real_python_hook(tmp_path, target):
     if not _pypi_reachable():
         pytest.skip("PyPI unreachable: the python hook cannot be installed")

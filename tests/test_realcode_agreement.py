@@ -17,6 +17,9 @@ import pytest
 
 import realcode_agreement as R  # tests/ is on sys.path (no __init__.py)
 
+# A corpus run (27 real-code files, every measured row): CI runs it, pytest -m slow.
+pytestmark = pytest.mark.slow
+
 DATA = R.load() if R.DATA.exists() else {"kernels": []}
 KERNELS = {R.kernel_id(k): k for k in DATA["kernels"]}
 
@@ -173,3 +176,26 @@ def test_agreement_table(capsys):
             continue  # estimated registers: not the baseline's
         assert total[row][0] >= n, f"{row}: {total[row][0]} rows agree, fewer than the {n} of the baseline"
     assert acc[0] >= BASELINE_ACCESS_AGREE, f"{acc[0]} per-line rows agree, baseline {BASELINE_ACCESS_AGREE}"
+
+
+def test_validate_runs_agree_with_the_harness():
+    """``cudalint validate --ncu`` ran 23 of the kernels on the same H100 with its own NVRTC build
+    and its own buffers (tests/data/realcode-validate.json): none faulted, its buffers held the
+    measured launch, and its measured figures match the nvcc harness's within validate's
+    tolerances (two independent builds and launches of one kernel)."""
+    from cudalint.commands.validate_report import agree
+
+    doc = R.json.loads((R.DATA.parent / "realcode-validate.json").read_text())
+    assert len(doc["kernels"]) >= 20
+    for k in doc["kernels"]:
+        assert k["run"]["status"] == "ok", k["kernel"]
+        e = KERNELS[k["kernel"]]
+        rows = {r["metric"]: r for r in k["rows"]}
+        for metric in ("global_ld_sectors_per_request", "global_st_sectors_per_request",
+                       "shared_ld_wavefronts_per_request", "shared_st_wavefronts_per_request"):
+            h = e["measured"].get(metric)
+            v = rows.get(metric, {}).get("measured")
+            assert (h is None) == (v is None), (k["kernel"], metric)
+            if h is not None:
+                assert agree(metric, v, h)[0], (k["kernel"], metric, v, h)
+        assert rows["occupancy_ncu"]["measured"] == e["measured"]["theoretical_occupancy_pct"]

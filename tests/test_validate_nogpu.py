@@ -208,7 +208,7 @@ def test_modulo_index_and_int_buffer_range(tmp_path):
     assert a["out"].elements == 1024
 
 
-def test_data_dependent_index_gets_a_fallback_and_safe_indices(tmp_path):
+def test_data_dependent_index_is_sized_from_the_values_read(tmp_path):
     kf, _ = _kernel(tmp_path, """
         __global__ void gather(const float* values, const int* index, float* out, int n) {
             int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -217,12 +217,135 @@ def test_data_dependent_index_gets_a_fallback_and_safe_indices(tmp_path):
         """, "gather", block=(128, 1, 1), grid=(8, 1, 1))
     plan = build_plan(kf, {"n": 1024})
     a = {x.name: x for x in plan.args}
-    assert a["values"].source.startswith("fallback") and "depends on data" in a["values"].source
-    assert a["values"].elements == 1024  # one element per thread of the grid
+    # index holds values in [0, 1024) (the smallest sized buffer): values is sized for them
+    assert "values read from `index` in [0, 1023]" in a["values"].source
+    assert a["values"].elements == 1024
     assert a["index"].int_range == (0, 1024)  # indices read from it stay inside every buffer
-    assert any("values" in s for s in plan.assumptions)
+    assert any("[0, 1024)" in s for s in plan.assumptions)
     plan2 = build_plan(kf, {"n": 1024}, sizes={"values": 5000})
     assert {x.name: x for x in plan2.args}["values"].elements == 5000
+
+
+def test_grid_stride_loop_buffer_covers_n(tmp_path):
+    """A grid-stride loop with n from the launch site (issue 12: 33554432 elements ran into an
+    illegal address with the old 1 M-element fallback): the counter's trip count bounds it."""
+    kf, _ = _kernel(tmp_path, """
+        __global__ void saxpy(int n, float a, const float* x, float* y) {
+            int tid = blockIdx.x * blockDim.x + threadIdx.x;
+            int stride = blockDim.x * gridDim.x;
+            for (int i = tid; i < n; i += stride)
+                y[i] = a * x[i] + y[i];
+        }
+        int main() { saxpy<<<4096, 256>>>(33554432, 2.0f, 0, 0); }
+        """, "saxpy")
+    plan = build_plan(kf)
+    a = {x.name: x for x in plan.args}
+    assert a["n"].value == 33554432 and a["n"].source.startswith("launch site")
+    # thread 1048575 (the last) runs i = 1048575 + 31 * 1048576 = n - 1: exactly n elements
+    assert a["x"].elements == a["y"].elements == 33554432
+    assert a["x"].source == "index analysis over the whole grid"
+    # a smaller n from --param: one pass of the grid (trip count 1), so the grid's 1048576 threads
+    small = {x.name: x for x in build_plan(kf, {"n": 5000}).args}
+    assert small["y"].elements == 1048576
+
+
+def test_csr_row_bounds_read_from_memory_are_bounded(tmp_path):
+    kf, _ = _kernel(tmp_path, """
+        __global__ void spmv(const int* rowptr, const int* col, const float* val, const float* x,
+                             float* y, int rows) {
+            int r = blockIdx.x * blockDim.x + threadIdx.x;
+            if (r < rows) {
+                float s = 0;
+                for (int j = rowptr[r]; j < rowptr[r + 1]; j++)
+                    s += val[j] * x[col[j]];
+                y[r] = s;
+            }
+        }
+        int main() { spmv<<<4, 256>>>(0, 0, 0, 0, 0, 1024); }
+        """, "spmv")
+    a = {x.name: x for x in build_plan(kf).args}
+    assert a["rowptr"].elements == 1025 and a["y"].elements == 1024 and a["x"].elements == 1024
+    # rowptr values in [0, 1023]: j <= 1023 + (1023 - 0) - 1, so val and col need 2046 elements
+    assert a["rowptr"].int_range == (0, 1024) and a["col"].int_range == (0, 1024)
+    assert a["val"].elements == a["col"].elements == 2046
+    assert "`rowptr` in [0, 1023]" in a["val"].source
+
+
+def test_unbounded_index_is_refused_not_guessed(tmp_path):
+    """An index computed into shared memory (or anything else the plan cannot bound) is refused
+    with the buffer and --size named, instead of running with a guessed size."""
+    kf, _ = _kernel(tmp_path, """
+        __global__ void k(const float* in, float* out) {
+            __shared__ int idx[256];
+            idx[threadIdx.x] = (threadIdx.x * 7919) % 100000;
+            __syncthreads();
+            out[threadIdx.x] = in[idx[threadIdx.x]];
+        }
+        int main() { k<<<1, 256>>>(0, 0); }
+        """, "k")
+    with pytest.raises(PlanError, match=r"cannot size the buffer of `in`.*--size in=ELEMENTS"):
+        build_plan(kf)
+    a = {x.name: x for x in build_plan(kf, sizes={"in": 100000}).args}
+    assert a["in"].elements == 100000 and a["in"].source == "--size"
+
+
+def test_struct_of_arrays_passed_by_value(tmp_path):
+    """`SoA3 p` by value (issue 12: refused before): its bytes come from clang's layout, each
+    pointer field gets a buffer of its own sized by the accesses p.x[i], p.y[i], p.z[i]."""
+    from cudalint.commands.validate import _struct_layouts
+
+    src = """
+        struct SoA3 { float *x; float *y; float *z; };
+        struct Cfg { int n; char tag; double scale; };
+        __global__ void soa(SoA3 p, Cfg c, int n) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (i < n) { p.x[i] *= 2.0f; p.y[i] += p.z[i + 1]; }
+        }
+        int main() { SoA3 p; Cfg c; soa<<<1024, 128>>>(p, c, 131072); }
+        """
+    kf, fa = _kernel(tmp_path, src, "soa")
+    accs = kf.to_json()["accesses"]
+    assert {a["array"] for a in accs} == {"p.x", "p.y", "p.z"}
+    # coalesced (4 sectors), p.z[i + 1] one float off (5): addresses known, not opaque
+    assert {(a["array"], a["sectors_per_request"]) for a in accs} == {("p.x", 4), ("p.y", 4), ("p.z", 5)}
+    layouts = _struct_layouts(kf, fa.path, [], [], "c++17", "sm_90")
+    plan = build_plan(kf, {"c.scale": 0.5}, struct_layouts=layouts)
+    a = {x.name: x for x in plan.args}
+    assert a["p"].kind == "struct" and a["p"].elem_bytes == 24
+    assert [(f["name"], f["offset"], f.get("buffer")) for f in a["p"].fields] == [
+        ("x", 0, "p.x"), ("y", 8, "p.y"), ("z", 16, "p.z")]
+    assert a["p.x"].elements == 131072 and a["p.z"].elements == 131073 and a["p.x"].member_of == "p"
+    # Cfg: int at 0, char at 4, double at 8 (16 bytes); values from --param or the default
+    assert a["c"].elem_bytes == 16
+    assert [(f["name"], f["offset"], f["dtype"], f["value"]) for f in a["c"].fields] == [
+        ("n", 0, "int32", 1024), ("tag", 4, "int8", 1024), ("scale", 8, "float64", 0.5)]
+    assert any("c.n = 1024" in x for x in plan.assumptions)
+    job = plan.to_job()
+    kernel_args = [x["name"] for x in job["args"] if not x.get("member_of")]
+    assert kernel_args == ["p", "c", "n"]  # the kernel's parameters, in order
+    with pytest.raises(PlanError, match="not a parameter"):
+        build_plan(kf, {"c.nope": 1}, struct_layouts=layouts)
+
+
+def test_runner_packs_a_struct_with_its_c_layout():
+    import numpy as np
+
+    from cudalint.commands import validate_runner as VR
+
+    class Buf:
+        def __init__(self, ptr):
+            self.data = type("D", (), {"ptr": ptr})
+
+    a = {"name": "p", "kind": "struct", "size": 24,
+         "fields": [{"name": "x", "offset": 0, "dtype": "uint64", "buffer": "p.x"},
+                    {"name": "n", "offset": 8, "dtype": "int32", "value": 7},
+                    {"name": "s", "offset": 16, "dtype": "float64", "value": 0.5}]}
+    v = VR._struct_value(np, a, {"p.x": Buf(0x7F0012345600)})
+    raw = bytes(v)
+    assert len(raw) == 24
+    assert int.from_bytes(raw[0:8], "little") == 0x7F0012345600
+    assert int.from_bytes(raw[8:12], "little") == 7 and raw[12:16] == b"\0" * 4
+    assert np.frombuffer(raw[16:24], dtype=np.float64)[0] == 0.5
 
 
 def test_negative_offsets_get_front_padding(tmp_path):

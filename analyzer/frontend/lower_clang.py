@@ -1,13 +1,14 @@
 """Lower a libclang translation unit into the project's IR (``cudalint.analyzer.ir``).
 
 What gets lowered:
-- every kernel (``__global__``) defined in the main file; for a function template, each
+- every kernel (``__global__``) defined in the main file or in a project header it includes
+  (``project_files.ProjectScope``: not a system header, not the prelude, not excluded); for a function template, each
   specialization the file uses (launch or explicit instantiation) is lowered from clang's own
   instantiated body (concrete types, template arguments substituted), and the primary template
   is lowered too, with unbound non-type parameters as :class:`ir.TemplateParam`, when no
   instantiation is found;
 - device functions called from kernels (wherever they are defined, except the prelude);
-- host functions of the main file (for launch sites and host-API checks);
+- host functions of the main file and of its project headers (launch sites, host-API checks);
 - file-scope ``__device__``/``__constant__``/``__shared__``/``__managed__`` variables.
 
 Implicit conversions and parentheses are dropped; explicit casts are kept.
@@ -27,17 +28,21 @@ import clang.cindex as ci
 from .. import ir
 from .clang_ext import evaluate, specialized_template
 from .clang_cursors import (
-    CK, NO_SIZE_KINDS, TK, TOP_KINDS, VECTOR_RE, attrs, cursor_key, function_kind, has_managed,
-    int_or_none, is_prelude, read_text, simple_defines, srange, targ_kind, targs_key, tokens_text
+    CK, NO_SIZE_KINDS, TK, TOP_KINDS, VECTOR_RE, attrs, cursor_key, file_bytes, function_kind,
+    has_managed, int_or_none, is_prelude, read_text, simple_defines, srange, targ_kind, targs_key,
+    tokens_text
 )
 from .lower_clang_exprs import ExprLowering
 from .lower_clang_stmts import StmtLowering
 
 
 class Lowerer(StmtLowering, ExprLowering):
-    def __init__(self, tu: ci.TranslationUnit, path: str, source_text: Optional[str] = None):
+    def __init__(self, tu: ci.TranslationUnit, path: str, source_text: Optional[str] = None,
+                 scope=None):
         self.tu = tu
         self.path = os.path.abspath(path)
+        self.scope = scope  # ProjectScope: which included files are the user's (None: main only)
+        self._in_scope: dict[str, bool] = {}
         text = source_text if source_text is not None else read_text(path)
         self.source_lines = text.splitlines()
         self.source_bytes = text.encode("utf-8")
@@ -103,8 +108,21 @@ class Lowerer(StmtLowering, ExprLowering):
                 yield c
 
     def _in_main(self, c: ci.Cursor) -> bool:
+        """In the main file or in one of the user's headers (see ``project_files``)."""
         f = c.location.file
-        return f is not None and os.path.abspath(f.name) == self.path
+        if f is None:
+            return False
+        hit = self._in_scope.get(f.name)
+        if hit is None:
+            ap = os.path.abspath(f.name)
+            hit = ap == self.path or (self.scope is not None and
+                                      self.scope.contains(ap, c.location.is_in_system_header))
+            self._in_scope[f.name] = hit
+        return hit
+
+    def _bytes_of(self, name: str) -> bytes:
+        """The bytes of a file of the translation unit (the main file's may be an editor buffer)."""
+        return self.source_bytes if os.path.abspath(name) == self.path else file_bytes(name)
 
     def _specializations(self, templates: list[ci.Cursor]) -> dict[int, list[ci.Cursor]]:
         # Explicit instantiations (`template __global__ void k<4>(float*);`) are not exposed
@@ -371,21 +389,20 @@ class Lowerer(StmtLowering, ExprLowering):
         """The declaration's source text before its name (where `__launch_bounds__` is)."""
         st, name = decl.extent.start, decl.location
         if st.file is None or name.file is None or st.file.name != name.file.name or \
-                os.path.abspath(st.file.name) != self.path or not 0 <= name.offset - st.offset < 600:
+                not 0 <= name.offset - st.offset < 600:
             return ""
-        return self.source_bytes[st.offset:name.offset].decode("utf-8", "replace")
+        return self._bytes_of(st.file.name)[st.offset:name.offset].decode("utf-8", "replace")
 
     def _text(self, c: ci.Cursor) -> str:
-        """Source text of a cursor in the main file ('' when its extent is not usable, e.g.
-        an expansion from a macro defined elsewhere)."""
+        """Source text of a cursor, read from its own file ('' when its extent is not usable,
+        e.g. an expansion from a macro defined elsewhere)."""
         st, en = c.extent.start, c.extent.end
-        if st.file is None or en.file is None or st.file.name != en.file.name or \
-                os.path.abspath(st.file.name) != self.path:
+        if st.file is None or en.file is None or st.file.name != en.file.name:
             return ""
         a, b = st.offset, en.offset
         if b < a or b - a > 400:
             return ""
-        return self.source_bytes[a:b].decode("utf-8", "replace")
+        return self._bytes_of(st.file.name)[a:b].decode("utf-8", "replace")
 
     def _device_function(self, ref: ci.Cursor) -> Optional[ir.Function]:
         """Lower a called device function (on demand), or return None if unavailable."""
@@ -399,6 +416,7 @@ class Lowerer(StmtLowering, ExprLowering):
         d = ref.get_definition() if not ref.is_definition() else ref
         if d is None:
             return None
+        self._in_main(d)  # remember whether its file is the user's (where findings go)
         primary = specialized_template(d) if d.get_num_template_arguments() > 0 else None
         if primary is not None and primary.kind != CK.FUNCTION_TEMPLATE:
             primary = None
@@ -409,5 +427,6 @@ class Lowerer(StmtLowering, ExprLowering):
 
 
 def lower_translation_unit(tu: ci.TranslationUnit, path: str,
-                           source_text: Optional[str] = None) -> ir.TranslationUnit:
-    return Lowerer(tu, path, source_text).run()
+                           source_text: Optional[str] = None, scope=None) -> ir.TranslationUnit:
+    """``scope`` (a ``project_files.ProjectScope``) adds the user's headers to the main file."""
+    return Lowerer(tu, path, source_text, scope).run()

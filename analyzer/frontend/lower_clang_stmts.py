@@ -242,11 +242,12 @@ class StmtLowering:
     def _unroll_pragma(self, c: ci.Cursor) -> Optional[int]:
         """``#pragma unroll [N]`` on the lines right above the loop (pragmas are not cursors)."""
         line = c.extent.start.line
-        if loc_file(c.extent.start) and os.path.abspath(loc_file(c.extent.start)) != self.path:
-            return None
+        name = loc_file(c.extent.start)
+        lines = self.source_lines if not name or os.path.abspath(name) == self.path else \
+            self._bytes_of(name).decode("utf-8", "replace").splitlines()
         i = line - 2
         while i >= 0:
-            text = self.source_lines[i].strip() if i < len(self.source_lines) else ""
+            text = lines[i].strip() if i < len(lines) else ""
             if not text or text.startswith("//"):
                 i -= 1
                 continue

@@ -32,6 +32,9 @@ freestanding headers, the bundled CUDA headers, the system C++ and C headers, a 
 toolkit's include directory if the build names one (moved here so the bundled headers win),
 the fallbacks, and last the stub directory.
 
+Inline assembly that nvcc accepts and clang rejects (``inline_asm.py``) is respelled in place,
+same length, in the files where clang reported such an error, and the file is parsed again.
+
 A missing ``#include`` does not stop the analysis: the header is replaced by an empty in-memory
 stub (libclang unsaved file in a virtual directory searched last), the file is parsed again and
 the header is listed in :attr:`ParseResult.stubbed_headers`.
@@ -699,6 +702,7 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
     index = get_index()
     stubs: dict[str, str] = {}  # header name -> stub path
     missing: list[ClangProblem] = []
+    respelled: dict[str, str] = {}  # file -> its text with nvcc-only inline asm respelled
     tu = None
     rounds = 0
     options = _PARSE_KEEP_GOING
@@ -706,8 +710,10 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
         options |= ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
     while True:
         rounds += 1
-        files = overrides + [(p, "/* cudalint: empty stand-in for a header that was not found */\n")
-                             for p in stubs.values()]
+        files = [(n, respelled.get(n, t)) for n, t in overrides] + \
+            [(p, t) for p, t in respelled.items() if all(p != n for n, _ in overrides)] + \
+            [(p, "/* cudalint: empty stand-in for a header that was not found */\n")
+             for p in stubs.values()]
         try:
             tu = index.parse(path, args=args, unsaved_files=files or None, options=options)
         except ci.TranslationUnitLoadError:
@@ -720,8 +726,13 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
             m = _MISSING_RE.match(d.spelling)
             if m and m.group("name") not in stubs:
                 new.append((m.group("name"), _problem(d)))
-        if not new or rounds >= MAX_STUB_ROUNDS:
+        asm = _respell_asm(tu, overrides, respelled)
+        if (not new and not asm) or rounds >= MAX_STUB_ROUNDS:
             break
+        for p in asm:
+            notes.append(f"{os.path.basename(p)}: inline assembly in a spelling nvcc accepts "
+                         "(a single % before a PTX register, operands without a comma) was "
+                         "respelled for clang; operands are kept opaque")
         for name, prob in new:
             if name not in stubs:
                 stubs[name] = _stub_path(name)
@@ -746,6 +757,33 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
                        stubbed_headers=list(stubs), missing_includes=missing, fatal=False,
                        message="", args=args, clang_arch=_arg_value(args, "--cuda-gpu-arch="),
                        notes=notes, rounds=rounds, seconds=time.perf_counter() - t0)
+
+
+def _respell_asm(tu: ci.TranslationUnit, overrides: Sequence[tuple[str, str]],
+                 respelled: dict[str, str]) -> list[str]:
+    """Files with an inline-asm error clang reports on code nvcc accepts, not yet respelled:
+    respell them (into ``respelled``) and return their names."""
+    from .inline_asm import ASM_ERRORS, respell
+    out = []
+    for d in tu.diagnostics:
+        if d.severity < ci.Diagnostic.Error or d.location.file is None or \
+                not d.spelling.startswith(ASM_ERRORS):
+            continue
+        name = os.path.abspath(d.location.file.name)
+        if name in respelled or name.startswith(STUB_DIR):
+            continue
+        text = next((t for n, t in overrides if n == name), None)
+        if text is None:
+            try:
+                with open(name, "r", encoding="utf-8") as f:
+                    text = f.read()
+            except (OSError, UnicodeDecodeError):  # not UTF-8: left as it is
+                continue
+        new = respell(text)
+        if new != text:
+            respelled[name] = new
+            out.append(name)
+    return out
 
 
 def _source_line(path: Optional[str], line: int, cache: dict[str, list[str]],
@@ -791,6 +829,10 @@ def _nvcc_accepts(d: ci.Diagnostic, p: ClangProblem, cache: dict[str, list[str]]
     m = _HOST_VAR_RE.match(msg)
     if m and tu is not None and _is_texture_reference(tu, m.group(1)):
         return "legacy texture/surface reference (removed in CUDA 12; nvcc treats it as a device object)"
+    # `"%d\t"FMT`: a macro name right after a string literal. C++11 reads it as a literal
+    # suffix; gcc and nvcc warn and expand the macro, and so does clang's lexer after this error.
+    if msg.startswith("invalid suffix on literal; C++11 requires a space between literal and identifier"):
+        return "macro name right after a string literal (nvcc and gcc expand it; C++11 wants a space)"
     # `__shared__ alignas(16) float a[...]`: clang wants C++11 attributes first, nvcc does not;
     # the variable is still declared (without the extra alignment).
     if msg == "an attribute list cannot appear here":

@@ -204,3 +204,89 @@ def test_timeout_is_reported_not_fatal(tmp_path):
     assert r.exit_code == 1
     assert doc["run"]["status"] == "timeout"
     assert "time limit of 20 s" in doc["run"]["error"]
+
+
+GRID_STRIDE_SOA = """\
+struct SoA3 { float *x; float *y; float *z; };
+
+__global__ void saxpy_gs(int n, float a, const float *x, float *y)
+{
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    int stride = blockDim.x * gridDim.x;
+    for (int i = tid; i < n; i += stride)
+        y[i] = a * x[i] + y[i];
+}
+
+__global__ void soa_scale(SoA3 p, int n, float s)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        p.x[i] *= s;
+        p.y[i] += s * p.z[i];
+    }
+}
+
+int main()
+{
+    int n = 33554432;
+    float *x, *y, *z;
+    saxpy_gs<<<4096, 256>>>(n, 2.0f, x, y);
+    SoA3 p = {x, y, z};
+    soa_scale<<<n / 256, 256>>>(p, n, 2.0f);
+}
+"""
+
+
+def test_grid_stride_loop_runs_with_buffers_of_n(tmp_path):
+    """Issue 12: the grid-stride loop with n = 33554432 from the launch site got 1 M-element
+    buffers and faulted; its buffers now hold n elements and it runs and agrees."""
+    f = tmp_path / "gs.cu"
+    f.write_text(GRID_STRIDE_SOA)
+    r, doc = _validate([str(f), "--kernel", "saxpy_gs", "--ncu", "--repeat", "3", "--output-format", "json"])
+    assert doc is not None, r.output
+    from cudalint.commands.validate_report import render_text
+
+    _record("grid-stride saxpy", render_text(doc), doc)
+    assert doc["run"]["status"] == "ok", doc["run"]
+    args = {a["name"]: a for a in doc["arguments"]}
+    assert args["x"]["elements"] == args["y"]["elements"] == 33554432
+    rows = {row["metric"]: row for row in doc["rows"]}
+    assert rows["global_ld_sectors_per_request"]["agree"] and rows["global_st_sectors_per_request"]["agree"]
+
+
+def test_struct_by_value_and_per_access_rows(tmp_path):
+    """A struct of three pointers passed by value runs (each field a buffer of its own), and
+    --ncu gives per-access rows: line 16 (p.x[i] load and store) and 17 (p.y, p.z loads, p.y
+    store), coalesced, as predicted."""
+    f = tmp_path / "soa.cu"
+    f.write_text(GRID_STRIDE_SOA)
+    r, doc = _validate([str(f), "--kernel", "soa_scale", "--ncu", "--repeat", "3", "--output-format", "json"])
+    assert doc is not None, r.output
+    from cudalint.commands.validate_report import render_text
+
+    _record("struct by value", render_text(doc), doc)
+    assert doc["run"]["status"] == "ok", doc["run"]
+    args = {a["name"]: a for a in doc["arguments"]}
+    assert args["p"]["kind"] == "struct" and args["p"]["bytes"] == 24
+    assert args["p.x"]["elements"] == 33554432
+    acc = {(a["line"], a["space"], a["kind"]): a for a in doc["accesses"] or []}
+    assert acc, doc.get("accesses_note")
+    for key in ((16, "global", "load"), (16, "global", "store"), (17, "global", "load"), (17, "global", "store")):
+        assert acc[key]["measured"] is not None and acc[key]["agree"] is True, acc.get(key)
+
+
+@pytest.mark.skipif(GT is None, reason="../shared/groundtruth not available")
+def test_per_access_rows_of_the_transpose():
+    """The naive shared-memory transpose: the tile's column read is a 32-way conflict, its row
+    write conflict-free, and the global load and store coalesced, each on its own line."""
+    r, doc = _validate(_gt_args("transpose_smem_naive") + ["--ncu", "--repeat", "3", "--output-format", "json"])
+    assert doc is not None, r.output
+    from cudalint.commands.validate_report import render_text
+
+    _record("per-access transpose_smem_naive", render_text(doc), doc)
+    rows = doc["accesses"]
+    assert rows, doc.get("accesses_note")
+    shared = {r["kind"]: r for r in rows if r["space"] == "shared"}
+    assert shared["load"]["measured"] >= 30 and shared["load"]["agree"] is True
+    assert shared["store"]["measured"] < 1.2 and shared["store"]["agree"] is True
+    assert all(r["agree"] for r in rows if r["space"] == "global")

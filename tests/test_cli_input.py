@@ -1,0 +1,62 @@
+"""Strict command line (issue 16): unknown rule codes are usage errors, a file that is not
+C/C++/CUDA is named as such, explain fails on what it could not analyse; inline assembly in
+nvcc's spellings parses."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cudalint.analyzer.frontend.inline_asm import respell
+from cudalint.cli import app
+
+FIX = Path(__file__).resolve().parents[1] / "fixtures"
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+@pytest.mark.parametrize("option,code,near", [("--select", "CL2O1", "CL201"), ("--ignore", "cl6o2", "CL602"),
+                                              ("--extend-select", "CL3o1", "CL301"), ("--select", "CLl0", "CL10"), ("--select", "CL999", None)])
+def test_unknown_codes_are_usage_errors(option, code, near):
+    r = run("check", str(FIX / "coalescing" / "column.cu"), option, code)
+    assert r.exit_code == 2
+    assert f"{option}: unknown rule code or prefix {code.upper()!r}" in r.output
+    if near:
+        assert f"did you mean {near}?" in r.output
+
+
+def test_extend_select_adds_to_select():
+    path = str(FIX / "coalescing" / "column.cu")
+    assert run("check", path, "--select", "CL1").output == ""  # no CL1 finding there
+    r = run("check", path, "--select", "CL1", "--extend-select", "CL201")
+    assert r.output.count("[CL201]") == 1  # info (the block is assumed): exit 0
+
+
+def test_not_a_cuda_source(tmp_path: Path):
+    py = tmp_path / "script.py"
+    py.write_text("import os\n")
+    for cmd in ("check", "explain"):
+        r = run(cmd, str(py))
+        assert r.exit_code == 2
+        assert "not a CUDA source: `script.py` is not a C, C++ or CUDA file" in r.output
+
+
+def test_explain_fails_on_a_kernel_it_could_not_analyse():
+    r = run("explain", str(FIX / "tool" / "kernel_error.cu"))
+    assert r.exit_code == 2, r.output
+
+
+def test_respell_keeps_lines_and_valid_escapes():
+    src = ('asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));\n'
+           'asm volatile("st.u8 [%1], %0;" ::"r"(v) "l"(p) : "memory");\n'
+           'asm("mov.u32 %0, %%laneid; // %l0 %[x] %=" : "=r"(x));\n'
+           'asm("mov.u32 %r1, %laneid;");\n')  # basic asm: % is not an escape there
+    out = respell(src)
+    assert [len(a) for a in out.splitlines()] == [len(a) for a in src.splitlines()]
+    assert out.splitlines() == ['asm volatile("mov.u64 %0,  globaltimer;" : "=l"(t));',
+                                'asm volatile("st.u8 [%1], %0;" ::"r"(v),"l"(p) : "memory");',
+                                src.splitlines()[2], src.splitlines()[3]]
