@@ -165,6 +165,10 @@ def check_cmd(
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the machine's cores; 1 = in-process)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the result cache."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Per-file analysis time limit in seconds (default 60)."),
+    fix: Optional[bool] = typer.Option(None, "--fix/--no-fix", help="Apply safe fixes, re-check, report what remains (config key `fix`)."),
+    unsafe_fixes: Optional[bool] = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply (and count as fixable) fixes that may change behaviour (config key `unsafe-fixes`)."),
+    diff: bool = typer.Option(False, "--diff", help="Print a diff of what the fixes would change instead of writing it (implies --fix-only)."),
+    fix_only: bool = typer.Option(False, "--fix-only", help="Apply fixes but do not report (or fail on) what remains."),
     config: Optional[Path] = ConfigOpt,
     isolated: bool = IsolatedOpt,
 ):
@@ -193,6 +197,12 @@ def check_cmd(
     if not no_cache:
         cache = ResultCache(default_cache_dir(first.cache_dir))
     results = check_files(tasks, jobs=jobs or first.jobs, cache=cache, progress=sys.stderr.isatty())
+    unsafe = first.unsafe_fixes if unsafe_fixes is None else unsafe_fixes
+    if diff or fix_only or (first.fix if fix is None else fix):
+        from .fix import run_fix
+        results, code = run_fix(tasks, results, unsafe, diff, fix_only or diff, jobs or first.jobs)
+        if code is not None:
+            raise typer.Exit(code)
     if baseline is not None:
         from .baseline import BaselineError, filter_baseline, write_baseline
         if update_baseline or not baseline.exists():
@@ -206,7 +216,7 @@ def check_cmd(
             except BaselineError as e:
                 _err(str(e))
                 raise typer.Exit(2)
-    _emit(_render(results, output_format, statistics, output_file), output_file)
+    _emit(_render(results, output_format, statistics, output_file, unsafe), output_file)
     if any(r.error for r in results):
         raise typer.Exit(2)
     if exit_zero:
@@ -285,10 +295,11 @@ def _plan(ctx, files, aopts, select, ignore, config, isolated, time_limit, excl=
     return tasks, first
 
 
-def _render(results, output_format: str, statistics: bool, output_file: Optional[Path]) -> str:
+def _render(results, output_format: str, statistics: bool, output_file: Optional[Path],
+            unsafe_fixes: bool = False) -> str:
     if statistics:
         from .reporters.statistics import render_statistics
-        return render_statistics(results, "json" if output_format == "json" else "text")
+        return render_statistics(results, "json" if output_format == "json" else "text", unsafe_fixes)
     if output_format == "json":
         from .reporters.json_report import render_json
         return render_json(results)

@@ -32,6 +32,7 @@ Keys (kebab-case; snake_case spellings are accepted too)::
     time-limit = 60         jobs = 8              cache-dir = ".cudalint_cache"
     exclude = ["build", "vendor/*"]      # globs: not walked into, headers not analysed
     extend-exclude = ["generated"]       # added to exclude (default: DEFAULT_EXCLUDE)
+    fix = true              unsafe-fixes = false  # `check` applies fixes (--fix/--no-fix)
 
 A configuration error raises :class:`ConfigError` naming the file, the key and the reason
 (the CLI turns it into exit status 2).
@@ -94,6 +95,8 @@ class Settings:
     cache_dir: Optional[str] = None
     exclude: Optional[list[str]] = None  # None: the default list
     extend_exclude: list[str] = field(default_factory=list)
+    fix: bool = False  # `check` applies fixes (like --fix)
+    unsafe_fixes: bool = False  # ... unsafe ones too (like --unsafe-fixes)
 
     # ---- what the runner needs ------------------------------------------------------------
     @property
@@ -138,7 +141,7 @@ class Settings:
         }
         for k in ("arch", "device", "include_dirs", "defines", "block", "default_block", "grid",
                   "dynamic_smem", "params", "std", "frontend", "compile_commands", "time_limit",
-                  "jobs", "cache_dir", "exclude", "extend_exclude"):
+                  "jobs", "cache_dir", "exclude", "extend_exclude", "fix", "unsafe_fixes"):
             v = getattr(self, k)
             out[k.replace("_", "-")] = list(v) if isinstance(v, tuple) else v
         return out
@@ -245,7 +248,7 @@ def _relpath(val: str, base: Path) -> str:
 _KEYS = {"extend", "select", "ignore", "extend-select", "extend-ignore", "per-file-ignores", "rules",
          "arch", "device", "include-dirs", "defines", "block", "default-block", "grid",
          "dynamic-smem", "params", "std", "frontend", "compile-commands", "time-limit", "jobs",
-         "cache-dir", "exclude", "extend-exclude"}
+         "cache-dir", "exclude", "extend-exclude", "fix", "unsafe-fixes"}
 
 
 def _norm_key(k: str) -> str:
@@ -321,6 +324,10 @@ def _parse_table(table: dict, path: Path, prefix: str) -> dict:
         elif key in ("exclude", "extend-exclude"):
             from .analyzer.frontend.project_files import absolute_patterns
             out[key] = absolute_patterns(_strlist(val, qk, path), str(base))
+        elif key in ("fix", "unsafe-fixes"):
+            if not isinstance(val, bool):
+                raise ConfigError(path, qk, f"expected true or false, got {_tname(val)}")
+            out[key] = val
     return out
 
 

@@ -51,6 +51,8 @@ class Task:
     time_limit: Optional[float] = 60.0
     #: Editor buffer to analyse instead of the file's content on disk (LSP).
     source: Optional[str] = None
+    #: Also return the facts the editor shows in place (commands/editor_facts.py).
+    editor_facts: bool = False
 
 
 @dataclass
@@ -60,6 +62,7 @@ class TaskResult:
     missing_headers: list[str] = field(default_factory=list)
     cacheable: bool = False
     seconds: float = 0.0
+    facts: Optional[dict] = None  # Task.editor_facts: hover/inlay/code lens facts (JSON)
 
 
 # --------------------------------------------------------------------------------------------
@@ -86,9 +89,16 @@ def run_task(task: Task) -> TaskResult:
             f.write(task.source)
         aopts = dataclasses.replace(task.aopts, extra_args=list(task.aopts.extra_args) +
                                     ["-iquote", os.path.dirname(real), "-I", os.path.dirname(real)])
+        if task.editor_facts:  # every fact, whichever rules are selected
+            from .analyzer.pipeline import needed_facts
+            aopts = dataclasses.replace(aopts, facts=needed_facts(None))
         res, fa = check_file(copy, aopts, task.copts, task.time_limit)
+        facts = None
+        if task.editor_facts and fa is not None:
+            from .commands.editor_facts import editor_facts
+            facts = editor_facts(fa, copy)
     res = remap_paths(res, {copy: task.path, tmp: os.path.dirname(real)})
-    return TaskResult(res, [], [], cacheable=False, seconds=time.perf_counter() - t0)
+    return TaskResult(res, [], [], cacheable=False, seconds=time.perf_counter() - t0, facts=facts)
 
 
 def remap_paths(res: FileResult, mapping: dict[str, str]) -> FileResult:
@@ -219,8 +229,8 @@ def result_to_dict(r: FileResult) -> dict:
         return {"code": d.code, "name": d.name, "severity": d.severity, "message": d.message,
                 "path": d.path, "loc": _loc(d.location), "end": _loc(d.end_location), "kernel": d.kernel,
                 "fix": None if d.fix is None else {
-                    "description": d.fix.description,
-                    "edits": [[_loc(e.start), _loc(e.end), e.text] for e in d.fix.edits]},
+                    "description": d.fix.description, "applicability": d.fix.applicability,
+                    "caveat": d.fix.caveat, "edits": [[_loc(e.start), _loc(e.end), e.text] for e in d.fix.edits]},
                 "related": [[x.path, _loc(x.location), x.message] for x in d.related]}
 
     return {"path": r.path, "error": r.error, "notes": list(r.notes),
@@ -232,7 +242,8 @@ def result_from_dict(doc: dict) -> FileResult:
         fix = None
         if x.get("fix"):
             fix = Fix(x["fix"]["description"],
-                      tuple(Edit(Location(*a), Location(*b), t) for a, b, t in x["fix"]["edits"]))
+                      tuple(Edit(Location(*a), Location(*b), t) for a, b, t in x["fix"]["edits"]),
+                      x["fix"].get("applicability", "safe"), x["fix"].get("caveat", ""))
         return Diagnostic(x["code"], x["name"], x["severity"], x["message"], x["path"],
                           Location(*x["loc"]), Location(*x["end"]), x.get("kernel"), fix,
                           tuple(Related(p, Location(*l), m) for p, l, m in x.get("related", [])))

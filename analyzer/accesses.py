@@ -54,6 +54,13 @@ class Access:
     atomic: bool = False
     exact: bool = True  # no stated default or sampled value was needed
     why: str = ""  # for data-dependent/unknown: what makes it so
+    # The request model (analyzer/requests.py): False when the compiler keeps the value in a
+    # register; warp-level requests for the launch (None: unknown); requests per block, the
+    # weight of the kernel-level averages; and why the count differs from the source.
+    issued: bool = True
+    requests: Optional[float] = None
+    weight: Optional[float] = None
+    request_note: str = ""
     # extras for rules (not serialised)
     contiguous_sectors: Optional[float] = None
     min_sectors: Optional[float] = None
@@ -81,7 +88,9 @@ class Access:
             "sectors_per_request": _round(self.sectors_per_request),
             "efficiency": _round(self.efficiency, 4),
             "wavefronts_per_request": _round(self.wavefronts_per_request),
-            "assumptions": list(self.assumptions),
+            "issued": self.issued,
+            "requests": self.requests,
+            "assumptions": list(self.assumptions) + ([self.request_note] if self.request_note else []),
         }
         if self.base and self.base != self.array:
             d["base"] = self.base
@@ -196,6 +205,8 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
     hazards = warp_sync_hazards(walker.events, ev)
     table = AccessTable(out, hazards, kernel.display_name, ev, target)
     table.notes = list(walker.notes)
+    from .requests import annotate
+    annotate(table, launch)
     return table
 
 

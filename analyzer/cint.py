@@ -5,9 +5,14 @@ the SIMT interpreter (numpy vectors, one entry per thread).
 What C says and Python does not: ``/`` truncates toward zero and ``%`` takes the sign of the
 dividend (Python floors both); 32-bit unsigned arithmetic wraps modulo 2**32; converting a
 floating value to an integer truncates toward zero; a 64-bit literal above INT64_MAX keeps its
-bits in a signed 64-bit register.
+bits in a signed 64-bit register; converting to a narrower or unsigned type wraps
+(:func:`convert`, which also rounds ``float`` values to single precision).
 """
 from __future__ import annotations
+
+import math
+import struct
+from typing import Optional
 
 import numpy as np
 
@@ -56,3 +61,48 @@ def as_int64_bits(x: int) -> int:
     if -(1 << 63) <= x < (1 << 63):
         return x
     return ((x + (1 << 63)) % (1 << 64)) - (1 << 63)
+
+
+# Conversions to a C type, for constant propagation (host launch configurations).
+_UNSIGNED_NAMES = {"size_t", "uint", "ulong", "ushort", "uchar", "uint8_t", "uint16_t",
+                   "uint32_t", "uint64_t", "uintptr_t", "cudaStream_t"}
+_SIGNED_FIXED = {"int8_t", "int16_t", "int32_t", "int64_t", "ptrdiff_t", "ssize_t", "long",
+                 "int", "short", "long long", "signed char", "char", "long int", "long long int"}
+
+
+def _int_kind(t: Optional[ir.CType]) -> Optional[tuple[int, bool]]:
+    """(bits, unsigned) of an integer scalar type spelled in a way we recognise, else None."""
+    if t is None or t.kind != "scalar" or t.is_float or t.size not in (1, 2, 4, 8):
+        return None
+    sp = t.spelling.replace("const ", "").replace("volatile ", "").replace("std::", "").strip()
+    if sp.startswith("unsigned") or sp in _UNSIGNED_NAMES:
+        return t.size * 8, True
+    if sp in _SIGNED_FIXED or sp.startswith("signed"):
+        return t.size * 8, False
+    return None
+
+
+def convert(v, t: Optional[ir.CType]):
+    """``v`` converted to C type ``t``: integers wrap to its width, floats round to float."""
+    if isinstance(v, tuple) or v is None or t is None:
+        return v
+    if t.kind == "scalar" and t.is_float:
+        v = float(v)
+        if t.size == 4 and math.isfinite(v):
+            try:
+                v = struct.unpack("f", struct.pack("f", v))[0]
+            except OverflowError:
+                return math.inf if v > 0 else -math.inf
+        return v
+    k = _int_kind(t)
+    if k is None:
+        return v
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            return None
+        v = int(v)  # C truncates toward zero
+    bits, unsigned = k
+    v &= (1 << bits) - 1
+    if not unsigned and v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return v

@@ -1,23 +1,81 @@
-"""Constant propagation over host code, for launch configurations and launch arguments.
+"""Constant evaluation of C/C++ expressions, for launch configurations and launch arguments.
 
-``dim3 block(TILE, TILE)``, ``int n = 1 << 20; ... (n + 255) / 256``, ``constexpr`` values and
-macros (already expanded by the preprocessor) resolve to numbers; anything that depends on
-run-time data (argv, a value read from a file, a loop-carried variable) stays unknown (None).
+``dim3 block(TILE, TILE)``, ``(n + 255) / 256``, ``(size_t)ceil((float)NI / (float)block.x)``,
+``std::min(64, blocks)``, ``iDivUp(n, 256)`` (a small helper whose body is evaluated),
+``constexpr`` values and macros (already expanded by the preprocessor) resolve to numbers;
+anything that depends on run-time data stays unknown (None). :func:`why_unknown` names the
+part of an expression that made it unknown and why, so the output can say so.
 
-The walk is flow-sensitive on straight-line code: a variable assigned inside a branch or a loop
-is unknown after it (and inside a loop from its start, because of the back edge).
+C semantics kept: integer division and remainder truncate toward zero, unsigned and fixed-width
+integer types wrap, ``float`` values are rounded to single precision. The statement walk over
+host functions (flow-sensitive environments, values through calls) is in
+:mod:`cudalint.analyzer.hostflow`.
 """
 from __future__ import annotations
 
+import math
 from typing import Optional, Union
 
 from . import cint, ir
+from .cint import convert as wrap
 
 Value = Union[int, float, tuple]
 
-_DIM3_CTORS = {"dim3", "uint3", "make_uint3", "make_int3"}
-_MINMAX = {"min": min, "max": max, "std::min": min, "std::max": max, "fmin": min, "fmax": max,
+_DIM3_CTORS = {"dim3", "uint3", "make_uint3", "make_int3", "make_dim3"}
+_MINMAX = {"min": min, "max": max, "fmin": min, "fmax": max, "umin": min, "umax": max,
+           "imin": min, "imax": max, "llmin": min, "llmax": max, "ullmin": min, "ullmax": max,
            "fminf": min, "fmaxf": max}
+# One-argument math functions, by their base name (ceilf/ceill/std::ceil/__builtin_ceil map here).
+_MATH1 = {"ceil": math.ceil, "floor": math.floor, "trunc": math.trunc, "round": round,
+          "sqrt": math.sqrt, "cbrt": lambda v: math.copysign(abs(v) ** (1 / 3), v),
+          "fabs": abs, "abs": abs, "labs": abs, "llabs": abs, "log2": math.log2,
+          "log10": math.log10, "exp2": lambda v: 2.0 ** v}
+_INT_RESULT = {"abs", "labs", "llabs"}
+_MAX_INLINE_STMTS = 40
+
+
+class Env(dict):
+    """Variable -> known value, plus ``why``: variable -> why it is not known (a sentence)."""
+
+    def __init__(self, *args, why: Optional[dict] = None, origin: Optional[dict] = None):
+        super().__init__(*args)
+        self.why: dict = dict(why or {})
+        # variable -> where its value came from, when a caller supplied it (parameters bound
+        # from the calls in this file, and what is computed from them): said at each launch.
+        self.origin: dict = dict(origin or {})
+
+    def copy(self) -> "Env":
+        return Env(self, why=self.why, origin=self.origin)
+
+    def origins(self, e: Optional[ir.Expr]) -> set:
+        """The caller-supplied values an expression depends on."""
+        out: set = set()
+        if e is not None and self.origin:
+            for x in e.walk():
+                if isinstance(x, ir.VarRef):
+                    out |= self.origin.get(x.var, set())
+        return out
+
+    def forget(self, var, reason: str) -> None:
+        self.pop(var, None)
+        self._drop_parts(var)
+        self.why[var] = reason
+
+    def set(self, var, value, keep_parts: bool = False) -> None:
+        """``keep_parts``: keep the reasons of a dim3's unknown components (key (var, 'x'))."""
+        self[var] = value
+        self.why.pop(var, None)
+        if not keep_parts:
+            self._drop_parts(var)
+
+    def _drop_parts(self, var) -> None:
+        for m in "xyz":
+            self.why.pop((var, m), None)
+
+
+def known(v) -> bool:
+    """A value with every part known (a dim3 may be known in some components only)."""
+    return v is not None and not (isinstance(v, tuple) and any(c is None for c in v))
 
 
 def _as_int(v) -> Optional[int]:
@@ -27,6 +85,22 @@ def _as_int(v) -> Optional[int]:
         return v
     if isinstance(v, float) and v.is_integer():
         return int(v)
+    return None
+
+
+def _base_name(name: str) -> str:
+    for p in ("std::", "::", "__builtin_"):
+        if name.startswith(p):
+            name = name[len(p):]
+    return name
+
+
+def _math_name(name: str) -> Optional[str]:
+    b = _base_name(name)
+    if b in _MATH1:
+        return b
+    if b[-1:] in ("f", "l") and b[:-1] in _MATH1:
+        return b[:-1]
     return None
 
 
@@ -54,24 +128,21 @@ def _eval(e: ir.Expr, env: dict, depth: int) -> Optional[Value]:
         v = _eval(e.operand, env, d)
         if v is None or isinstance(v, tuple):
             return v
-        sp = e.type.spelling
-        if e.type.is_float:
-            return float(v)
-        if e.type.kind == "scalar" and isinstance(v, float) and "float" not in sp and "double" not in sp:
-            return int(v)
-        return v
+        if e.type.kind == "scalar" and isinstance(v, float) and not e.type.is_float:
+            v = int(v)  # float -> integer truncates toward zero
+        return wrap(v, e.type)
     if isinstance(e, ir.UnaryOp):
         v = _eval(e.operand, env, d)
         if v is None or isinstance(v, tuple):
             return None
         if e.op == "-":
-            return -v
+            return wrap(-v, e.type)
         if e.op == "+":
             return v
         if e.op == "!":
             return int(not v)
         if e.op == "~" and isinstance(v, int):
-            return ~v
+            return wrap(~v, e.type)
         return None
     if isinstance(e, ir.BinOp):
         a = _eval(e.lhs, env, d)
@@ -82,7 +153,8 @@ def _eval(e: ir.Expr, env: dict, depth: int) -> Optional[Value]:
         b = _eval(e.rhs, env, d)
         if a is None or b is None or isinstance(a, tuple) or isinstance(b, tuple):
             return None
-        return _binop(e.op, a, b, e.type)
+        r = _binop(e.op, a, b, e.type)
+        return wrap(r, e.type) if e.op not in _COMPARISONS else r
     if isinstance(e, ir.Ternary):
         c = _eval(e.cond, env, d)
         if c is None:
@@ -94,31 +166,7 @@ def _eval(e: ir.Expr, env: dict, depth: int) -> Optional[Value]:
             return v["xyz".index(e.member)]
         return None
     if isinstance(e, ir.Call):
-        name = e.callee
-        if name in _DIM3_CTORS:
-            vals = []
-            for a in e.args:
-                v = _eval(a, env, d)
-                if isinstance(v, tuple):  # copy construction
-                    return v
-                vals.append(_as_int(v))
-            if any(v is None for v in vals):
-                return None
-            vals = (vals + [1, 1, 1])[:3]
-            return tuple(vals)
-        if name in _MINMAX and len(e.args) == 2:
-            a, b = (_eval(x, env, d) for x in e.args)
-            if a is None or b is None or isinstance(a, tuple) or isinstance(b, tuple):
-                return None
-            return _MINMAX[name](a, b)
-        if len(e.args) == 1 and e.function is None and name in ("ceil", "floor", "ceilf", "floorf"):
-            import math
-            v = _eval(e.args[0], env, d)
-            if isinstance(v, (int, float)):
-                return float(math.ceil(v) if name.startswith("ceil") else math.floor(v))
-        if e.function is not None:
-            return _inline_call(e, env, d)
-        return None
+        return _call(e, env, d)
     if isinstance(e, ir.InitList):
         vals = [_as_int(_eval(x, env, d)) for x in e.items]
         if e.type.spelling.endswith("dim3") or e.type.spelling == "dim3":
@@ -130,6 +178,43 @@ def _eval(e: ir.Expr, env: dict, depth: int) -> Optional[Value]:
         return None
     if isinstance(e, ir.Assign) and e.op == "=":
         return _eval(e.value, env, d)
+    return None
+
+
+_COMPARISONS = {"<", ">", "<=", ">=", "==", "!=", "&&", "||"}
+
+
+def _call(e: ir.Call, env: dict, d: int) -> Optional[Value]:
+    name = _base_name(e.callee)
+    if name in _DIM3_CTORS:
+        vals = []
+        for a in e.args:
+            v = _eval(a, env, d)
+            if isinstance(v, tuple):  # copy construction
+                return v
+            vals.append(_as_int(v))
+        if all(v is None for v in vals):
+            return None
+        return tuple((vals + [1, 1, 1])[:3])  # possibly partly known: dim3 grid(n, 1)
+    if name in _MINMAX and len(e.args) == 2:
+        a, b = (_eval(x, env, d) for x in e.args)
+        if a is None or b is None or isinstance(a, tuple) or isinstance(b, tuple):
+            return None
+        return wrap(_MINMAX[name](a, b), e.type)
+    m = _math_name(e.callee)
+    if m is not None and len(e.args) == 1:
+        v = _eval(e.args[0], env, d)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            r = _MATH1[m](v)
+            return wrap(r if m in _INT_RESULT else float(r), e.type)
+        return None
+    if name == "pow" or name == "powf":
+        a, b = (_eval(x, env, d) for x in e.args[:2]) if len(e.args) == 2 else (None, None)
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+            return wrap(float(a) ** float(b), e.type)
+        return None
+    if e.function is not None:
+        return _inline_call(e, env, d)
     return None
 
 
@@ -160,20 +245,187 @@ def _binop(op: str, a, b, t: ir.CType):
 
 
 def _inline_call(call: ir.Call, env: dict, depth: int):
-    """Evaluate a call to a small helper (``int div_up(int a, int b) { return (a+b-1)/b; }``)."""
+    """Evaluate a call to a small helper (``int iDivUp(int a, int b) { return a % b ? a / b + 1
+    : a / b; }``, or a few statements without loops) with its arguments bound."""
     fn = call.function
     if fn is None or fn.body is None or len(fn.params) != len(call.args) or depth > 50:
         return None
-    stmts = fn.body.stmts
-    if len(stmts) != 1 or not isinstance(stmts[0], ir.Return):
-        return None
-    local = {p: _eval(a, env, depth) for p, a in zip(fn.params, call.args)}
-    if any(v is None for v in local.values()):
-        return None
-    return _eval(stmts[0].value, local, depth)
+    local = Env()
+    for p, a in zip(fn.params, call.args):
+        v = _eval(a, env, depth)
+        if v is None:
+            return None
+        local.set(p, wrap(v, p.type))
+    r = run_function(fn, local, max_stmts=_MAX_INLINE_STMTS)
+    return wrap(r, fn.return_type) if r is not None else None
 
 
-# ---------------------------------------------------------------------- host walk
+class _GiveUp(Exception):
+    """run_function met something it does not interpret (a loop, an unknown condition)."""
+
+
+class _Returned(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+def run_function(fn: ir.Function, env: "Env", max_stmts: int = _MAX_INLINE_STMTS):
+    """The value a small helper returns when run from ``env`` (its parameters bound), or None:
+    declarations, assignments and branches with known conditions only (no loops)."""
+    if fn.body is None:
+        return None
+    budget = [max_stmts]
+    try:
+        _exec(fn.body, env, budget)
+    except _Returned as r:
+        return r.value
+    except (_GiveUp, RecursionError, ZeroDivisionError, OverflowError, TypeError, ValueError):
+        return None
+    return None
+
+
+def _exec(b: ir.Block, env: "Env", budget: list) -> None:
+    for s in b.stmts:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _GiveUp
+        if isinstance(s, ir.Return):
+            raise _Returned(evaluate(s.value, env) if s.value is not None else None)
+        if isinstance(s, ir.Block):
+            _exec(s, env, budget)
+        elif isinstance(s, ir.If):
+            c = evaluate(s.cond, env)
+            if c is None:
+                raise _GiveUp
+            if c:
+                _exec(s.then, env, budget)
+            elif s.otherwise is not None:
+                _exec(s.otherwise, env, budget)
+        elif isinstance(s, ir.DeclStmt):
+            v = evaluate(s.init, env) if s.init is not None else None
+            if v is None:
+                raise _GiveUp
+            env[s.var] = wrap(v, s.var.type)
+        elif isinstance(s, ir.ExprStmt):
+            _exec_expr(s.expr, env)
+        else:
+            raise _GiveUp
+
+
+def _exec_expr(e: ir.Expr, env: "Env") -> None:
+    if isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef):
+        rhs = evaluate(e.value, env)
+        cur = env.get(e.target.var)
+        v = rhs if e.op == "=" else (_binop(e.op[:-1], cur, rhs, e.type)
+                                     if cur is not None and rhs is not None else None)
+    elif isinstance(e, ir.UnaryOp) and e.op in ("pre++", "pre--", "post++", "post--") and \
+            isinstance(e.operand, ir.VarRef):
+        cur = env.get(e.operand.var)
+        v = cur + (1 if "++" in e.op else -1) if isinstance(cur, (int, float)) else None
+        e = ir.Assign(e.range, e.type, "=", e.operand, e.operand)
+    else:
+        raise _GiveUp
+    if v is None or isinstance(v, tuple):
+        raise _GiveUp
+    env[e.target.var] = wrap(v, e.target.var.type)
+
+
+# ---------------------------------------------------------------------- why a value is unknown
+
+def text(e: Optional[ir.Expr]) -> str:
+    """Short C-like text of an expression, for messages."""
+    if e is None:
+        return "?"
+    if isinstance(e, ir.Const):
+        return str(e.value)
+    if isinstance(e, ir.VarRef):
+        return e.var.name
+    if isinstance(e, ir.Member):
+        return f"{text(e.base)}{'->' if e.arrow else '.'}{e.member}"
+    if isinstance(e, ir.Call):
+        return f"{e.callee}({', '.join(text(a) for a in e.args[:3])}{', ...' if len(e.args) > 3 else ''})"
+    if isinstance(e, ir.Cast):
+        return text(e.operand) if e.implicit else f"({e.type.spelling}){text(e.operand)}"
+    if isinstance(e, ir.BinOp):
+        return f"{text(e.lhs)} {e.op} {text(e.rhs)}"
+    if isinstance(e, ir.UnaryOp):
+        return f"{e.op.replace('post', '').replace('pre', '')}{text(e.operand)}"
+    if isinstance(e, ir.Index):
+        return f"{text(e.base)}[{text(e.index)}]"
+    if isinstance(e, ir.Ternary):
+        return f"{text(e.cond)} ? {text(e.then)} : {text(e.otherwise)}"
+    if isinstance(e, ir.Unknown):
+        return e.text
+    if isinstance(e, ir.Builtin):
+        return f"{e.name}.{e.component}" if e.component else e.name
+    return type(e).__name__
+
+
+def why_unknown(e: Optional[ir.Expr], env: dict) -> Optional[str]:
+    """Why ``e`` has no known value under ``env`` (None when it has one): the first unknown
+    part, with the reason recorded for a variable when it was forgotten."""
+    if e is None:
+        return "no expression"
+    if known(evaluate(e, env)):
+        return None
+    try:
+        return _why(e, env, 0) or f"`{text(e)}` is not a compile-time constant"
+    except RecursionError:
+        return f"`{text(e)}` is not a compile-time constant"
+
+
+def _why(e: ir.Expr, env: dict, depth: int) -> Optional[str]:
+    if depth > 60 or known(evaluate(e, env)):
+        return None
+    whys = getattr(env, "why", {})
+    if isinstance(e, ir.VarRef):
+        val = env.get(e.var)
+        if isinstance(val, tuple):
+            parts = [whys.get((e.var, m)) or f"`{e.var.name}.{m}` has no known value here"
+                     for m, c in zip("xyz", val) if c is None]
+            return "; ".join(parts)
+        why = whys.get(e.var)
+        if why:
+            return why
+        v = e.var
+        if v.storage == "param":
+            return f"`{v.name}` is a function parameter with no known value"
+        if v.file_scope:
+            return f"`{v.name}` is a file-scope variable, not a constant"
+        return f"`{v.name}` has no known value here"
+    if isinstance(e, ir.Call) and _base_name(e.callee) not in _DIM3_CTORS | set(_MINMAX) \
+            and _math_name(e.callee) is None:
+        if e.function is None or e.function.body is None:
+            return f"`{text(e)}` is computed at run time"
+        for a in e.args:
+            r = _why(a, env, depth + 1)
+            if r:
+                return r
+        return f"`{text(e)}` could not be evaluated (its body has loops or run-time data)"
+    if isinstance(e, ir.Member) and not isinstance(e.base, (ir.VarRef, ir.Call)):
+        return _why(e.base, env, depth + 1) or f"`{text(e)}` is a run-time value"
+    if isinstance(e, ir.Member):
+        base = evaluate(e.base, env)
+        if isinstance(base, tuple) and isinstance(e.base, ir.VarRef) and e.member in ("x", "y", "z"):
+            return whys.get((e.base.var, e.member)) or whys.get(e.base.var) or \
+                f"`{text(e)}` has no known value here"
+        if base is None:
+            if isinstance(e.base, ir.VarRef) and e.base.var.type.spelling.endswith("dim3"):
+                return _why(e.base, env, depth + 1)
+            return f"`{text(e)}` is a field of `{text(e.base)}`, whose value is not tracked"
+    if isinstance(e, ir.Index):
+        return f"`{text(e)}` is an array element, read at run time"
+    if isinstance(e, ir.Unknown):
+        return f"`{e.text}` is not modelled"
+    for c in e.children():
+        if c is not None:
+            r = _why(c, env, depth + 1)
+            if r:
+                return r
+    return None
+
+
+# ---------------------------------------------------------------------- writes (used widely)
 
 def assigned_vars(s: ir.Stmt) -> set:
     """Variables written (assigned, incremented, address taken) anywhere inside ``s``."""
@@ -203,111 +455,13 @@ def collect_writes(x: ir.Expr, out: set) -> None:
         if v is not None:
             out.add(v)
     elif isinstance(x, ir.Call) and x.callee not in _DIM3_CTORS:
-        # Non-const reference parameters can be written by the callee (e.g. `cin >> n`).
-        for a in x.args:
-            if isinstance(a, ir.VarRef) and a.var.type.kind == "record":
+        # Reference parameters can be written by the callee (e.g. `cin >> n`, `init(n)` with
+        # `void init(int &n)`): a record passed to any call, or any variable bound to a
+        # non-const reference parameter of a function we can see.
+        params = x.function.params if x.function is not None else []
+        for i, a in enumerate(x.args):
+            if not isinstance(a, ir.VarRef):
+                continue
+            p = params[i] if i < len(params) else None
+            if a.var.type.kind == "record" or (p is not None and p.is_reference and not p.type.is_const):
                 out.add(a.var)
-
-
-def propagate(fn: ir.Function, on_launch) -> None:
-    """Walk ``fn``'s body with a constant environment; call ``on_launch(launch_expr, env)``
-    for every kernel launch, with the environment that holds at that point."""
-    if fn.body is None:
-        return
-    env: dict = {}
-    _walk_block(fn.body, env, on_launch)
-
-
-def _walk_block(b: ir.Block, env: dict, on_launch) -> None:
-    for s in b.stmts:
-        _walk_stmt(s, env, on_launch)
-
-
-def _visit_launches(s: ir.Stmt, env: dict, on_launch) -> None:
-    for e in s.exprs():
-        for x in e.walk():
-            if isinstance(x, ir.LaunchExpr):
-                on_launch(x, env)
-
-
-def _kill(env: dict, vars_: set) -> None:
-    for v in vars_:
-        env.pop(v, None)
-
-
-def _walk_stmt(s: ir.Stmt, env: dict, on_launch) -> None:
-    if isinstance(s, ir.Block):
-        _walk_block(s, env, on_launch)
-    elif isinstance(s, ir.DeclStmt):
-        _visit_launches(s, env, on_launch)
-        v = evaluate(s.init, env) if s.init is not None else None
-        if v is None and s.init is None and s.var.type.spelling.endswith("dim3"):
-            v = (1, 1, 1)
-        if v is not None:
-            env[s.var] = v
-        else:
-            env.pop(s.var, None)
-    elif isinstance(s, ir.ExprStmt):
-        _visit_launches(s, env, on_launch)
-        e = s.expr
-        if isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef):
-            if e.op == "=":
-                v = evaluate(e.value, env)
-            else:
-                cur = env.get(e.target.var)
-                rhs = evaluate(e.value, env)
-                v = None
-                if cur is not None and rhs is not None and not isinstance(cur, tuple):
-                    v = _binop(e.op[:-1], cur, rhs, e.type)
-            if v is not None:
-                env[e.target.var] = v
-            else:
-                env.pop(e.target.var, None)
-        elif isinstance(e, ir.Assign) and isinstance(e.target, ir.Member) and \
-                isinstance(e.target.base, ir.VarRef) and e.target.member in ("x", "y", "z"):
-            var = e.target.base.var
-            cur = env.get(var)
-            v = evaluate(e.value, env) if e.op == "=" else None
-            if isinstance(cur, tuple) and v is not None:
-                lst = list(cur)
-                lst["xyz".index(e.target.member)] = _as_int(v)
-                env[var] = tuple(lst) if None not in lst else None
-                if env[var] is None:
-                    env.pop(var)
-            else:
-                env.pop(var, None)
-        else:
-            out: set = set()
-            for x in e.walk():
-                collect_writes(x, out)
-            _kill(env, out)
-    elif isinstance(s, ir.If):
-        _visit_launches(s, env, on_launch)
-        branches = [s.then] + ([s.otherwise] if s.otherwise is not None else [])
-        written: set = set()
-        for b in branches:
-            inner = dict(env)
-            _walk_block(b, inner, on_launch)
-            written |= assigned_vars(b)
-        _kill(env, written)
-    elif isinstance(s, ir.Loop):
-        for i in s.init:
-            _walk_stmt(i, env, on_launch)
-        written = assigned_vars(s.body)
-        if s.step is not None:
-            out: set = set()
-            for x in s.step.walk():
-                collect_writes(x, out)
-            written |= out
-        _kill(env, written)
-        inner = dict(env)
-        _walk_block(s.body, inner, on_launch)
-        _kill(env, written)
-    elif isinstance(s, ir.Switch):
-        _visit_launches(s, env, on_launch)
-        inner = dict(env)
-        _kill(inner, assigned_vars(s.body))
-        _walk_block(s.body, inner, on_launch)
-        _kill(env, assigned_vars(s.body))
-    else:
-        _visit_launches(s, env, on_launch)

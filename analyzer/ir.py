@@ -359,6 +359,7 @@ class Barrier(Stmt):
     name: str
     scope: str
     args: list[Expr] = field(default_factory=list)
+    grid: bool = False  # `grid.sync()` on a cooperative-groups grid: orders every block too
 
     def exprs(self):
         return list(self.args)
@@ -540,6 +541,10 @@ class LaunchSite:
     arg_values: list[Optional[Union[int, float]]] = field(default_factory=list)
     range: SourceRange = field(default_factory=SourceRange.unknown)
     caller: str = ""
+    # Why a part of the configuration or a scalar argument has no known value (sentences).
+    unknown: list[str] = field(default_factory=list)
+    # Values that came from a caller of the host function (parameters bound from its calls).
+    from_callers: list[str] = field(default_factory=list)
 
 
 @dataclass(eq=False)

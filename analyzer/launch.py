@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from . import constprop, ir
+from . import constprop, hostflow, ir
 
 DEFAULT_BLOCK = (256, 1, 1)
 
@@ -55,24 +55,45 @@ def _dim3(v) -> Optional[tuple[int, int, int]]:
 
 
 def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
-    """Fill grid/block/dynamic_smem/arg_values of every launch site by constant propagation
-    through the host function that contains it."""
+    """Fill grid/block/dynamic_smem/arg_values of every launch site from the values the host
+    code gives them (:mod:`hostflow`), and say in ``site.unknown`` why a part stays unknown."""
+    kernels = {}
+    for k in tu.kernels:
+        kernels.setdefault(k.name, k)
 
-    def on_launch(x: ir.LaunchExpr, env: dict) -> None:
+    def on_launch(x: ir.LaunchExpr, env) -> None:
         site = x.site
         cfg = list(x.config) + [None] * 4
         site.grid = _dim3(constprop.evaluate(cfg[0], env))
         site.block = _dim3(constprop.evaluate(cfg[1], env))
         sm = constprop.evaluate(cfg[2], env) if cfg[2] is not None else 0
         site.dynamic_smem = int(sm) if isinstance(sm, (int, float)) and not isinstance(sm, bool) else None
+        site.unknown = []
+        for what, e, v in (("grid", cfg[0], site.grid), ("block", cfg[1], site.block),
+                           ("dynamic shared memory", cfg[2], site.dynamic_smem)):
+            if v is None and e is not None:
+                site.unknown.append(f"{what} `{site_text(site, what)}`: "
+                                    f"{constprop.why_unknown(e, env)}")
+        used = set()
+        for e in list(cfg[:3]) + list(x.args):
+            used |= env.origins(e) if hasattr(env, "origins") else set()
+        site.from_callers = sorted(used)
         site.arg_values = []
-        for a in x.args:
+        kernel = kernels.get(site.kernel)
+        for i, a in enumerate(x.args):
             v = constprop.evaluate(a, env)
             site.arg_values.append(v if isinstance(v, (int, float)) else None)
+            p = kernel.params[i] if kernel is not None and i < len(kernel.params) else None
+            if site.arg_values[-1] is None and p is not None and p.type.kind == "scalar":
+                t = constprop.text(a)
+                shown = f"`{p.name}`" + (f" = `{t}`" if t != p.name else "")
+                site.unknown.append(f"argument {shown}: {constprop.why_unknown(a, env)}")
 
-    for fn in tu.functions:
-        if not fn.is_kernel:
-            constprop.propagate(fn, on_launch)
+    hostflow.propagate_program(tu.functions, on_launch)
+
+
+def site_text(site: ir.LaunchSite, what: str) -> str:
+    return {"grid": site.grid_text, "block": site.block_text}.get(what, site.smem_text)
 
 
 def site_matches(site: ir.LaunchSite, kernel: ir.Function) -> bool:
@@ -108,6 +129,16 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
             assumptions.append(f"{kernel.display_name} is launched at {len(sites)} sites with "
                                f"different configurations; using the one at line {site.range.line}")
 
+    if site is not None and site.from_callers:
+        assumptions.append("values from the callers in this file (another caller elsewhere may "
+                           "pass others): " + "; ".join(site.from_callers))
+    if site is not None:
+        args = [u.split(":", 1) for u in site.unknown if u.startswith("argument ")]
+        if args:
+            assumptions.append("kernel arguments not known statically at line "
+                               f"{site.range.line}: " + "; ".join(
+                                   f"{a[0][len('argument '):]} ({a[1].strip()})" for a in args))
+
     def params_from(s: Optional[ir.LaunchSite]) -> dict:
         out = {}
         if s is None:
@@ -126,16 +157,17 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
         smem = dynamic_smem if dynamic_smem is not None else site.dynamic_smem
         if smem is None:
             assumptions.append(f"dynamic shared memory `{site.smem_text}` at line {site.range.line} "
-                               "is not a compile-time constant; assumed 0 bytes")
+                               f"is not known statically{_reason(site, 'dynamic shared memory')}; "
+                               "assumed 0 bytes")
             smem = 0
         if site.grid is None:
-            assumptions.append(f"grid `{site.grid_text}` at line {site.range.line} is not a "
-                               "compile-time constant")
+            assumptions.append(f"grid `{site.grid_text}` at line {site.range.line} is not known "
+                               f"statically{_reason(site, 'grid')}")
         return LaunchConfig(site.block, grid or site.grid, smem, "launch-site", _where(site, kernel),
                             assumptions, params_from(site), site)
     if site is not None:
-        assumptions.append(f"block size `{site.block_text}` at line {site.range.line} is not a "
-                           "compile-time constant")
+        assumptions.append(f"block size `{site.block_text}` at line {site.range.line} is not known "
+                           f"statically{_reason(site, 'block')}")
     smem = dynamic_smem if dynamic_smem is not None else 0
     if kernel.launch_bounds and kernel.launch_bounds[0]:
         b = (int(kernel.launch_bounds[0]), 1, 1)
@@ -150,6 +182,13 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
     assumptions.append("no launch configuration found; assumed the default block of 256 threads (1-D)")
     return LaunchConfig(DEFAULT_BLOCK, grid, smem, "default", "default 256 threads, 1-D",
                         assumptions, params_from(site), site)
+
+
+def _reason(site: ir.LaunchSite, what: str) -> str:
+    for u in site.unknown:
+        if u.startswith(what + " "):
+            return ": " + u.split("`: ", 1)[-1]
+    return ""
 
 
 # Smaller 1-D blocks tried, largest first, when no launch configuration fixes the block and the

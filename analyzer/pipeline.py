@@ -19,6 +19,7 @@ from typing import Optional
 from . import ir
 from .accesses import AccessTable, analyze_accesses
 from .cgma import CgmaFacts, RooflineFacts, analyze_cgma, kernel_roofline
+from .counters import PredictedCounters, predicted_counters
 from .launch import LaunchConfig, launch_config, resolve_launch_sites
 from .memory import VariableFact, kernel_variables
 from .source_text import source_lines
@@ -64,10 +65,11 @@ class ParseProblem:
 
 # Every fact analyze_kernel can compute, in the order it computes them (and the order of
 # ``explain``'s JSON keys). ``variables`` are always computed.
-ALL_FACTS = ("accesses", "resources", "occupancy", "cgma", "roofline", "sync")
+ALL_FACTS = ("accesses", "resources", "occupancy", "predicted_counters", "cgma", "roofline", "sync")
 # What each fact is computed from, besides IR, launch and target.
 _DEPENDS = {"occupancy": {"resources"}, "roofline": {"cgma"},
-            "cgma": {"accesses"}}  # CL502 reads the accesses' symbolic addresses
+            "cgma": {"accesses"},  # CL502 reads the accesses' symbolic addresses
+            "predicted_counters": {"accesses", "resources", "occupancy"}}
 # Facts each rule family reads (code prefix -> fact names). CL1xx reads the variables, which
 # the ptxas report corrects (local arrays kept in registers), hence ``resources``.
 _RULE_FACTS = {
@@ -102,6 +104,8 @@ class KernelFacts:
     cgma: Optional[CgmaFacts] = None
     roofline: Optional[RooflineFacts] = None
     sync: Optional[KernelSync] = None  # barriers, races, warp divergence
+    # the kernel-level figures validate compares with Nsight Compute (analyzer/counters.py)
+    predicted_counters: Optional[PredictedCounters] = None
     skipped: Optional[str] = None  # why the kernel could not be analysed
 
     @property
@@ -266,6 +270,8 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchCo
         if "occupancy" in needs:
             kf.occupancy = kernel_occupancy(kernel, launch, tu, kf.resources, target)
         _reconcile_with_ptxas(kf)
+    if "predicted_counters" in needs:
+        kf.predicted_counters = predicted_counters(kf)
     if "cgma" in needs and has_body:
         kf.cgma = analyze_cgma(kernel, launch, params, source_lines(kernel.range.file), kf.accesses)
         if "roofline" in needs:

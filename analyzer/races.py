@@ -38,6 +38,8 @@ import numpy as np
 from . import ir, simt
 from .simt import STEP_BUDGET
 from .simt_log import Access, ThreadSet, sample_blocks  # noqa: F401 - sample_blocks: for callers
+from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
+from .global_races import GlobalLog, reread
 from .simt_values import _INT
 
 MAX_PAIRS = 200_000
@@ -141,6 +143,8 @@ class Simt(simt.Simt):
         po = np.concatenate(pos)
         # Only threads of the same block can race: the block ordinal joins the key.
         blk = self.ts.blk[th]
+        if len(self.ts.blocks) > 1:
+            key = key * len(self.ts.blocks) + blk
         order = np.lexsort((th, key, blk))
         key, th, ri, po, blk = key[order], th[order], ri[order], po[order], blk[order]
         wr = np.array([r.write for r in recs])[ri]
@@ -179,11 +183,12 @@ class Simt(simt.Simt):
         for j, i in enumerate(involved):
             sel = by_rec[bounds[j]:bounds[j + 1]]
             per_rec[i] = (key[sel], th[sel], po[sel])
+        cache: dict = {}  # earlier stores per reader record, for the re-read test
         for wi in writers:
             for oi in involved:
-                self._check_pair(recs, wi, oi, per_rec, unit)
+                self._check_pair(recs, wi, oi, per_rec, unit, cache)
 
-    def _check_pair(self, recs, wi: int, oi: int, per_rec: dict, unit: int) -> None:
+    def _check_pair(self, recs, wi: int, oi: int, per_rec: dict, unit: int, cache: dict) -> None:
         rw, ro = recs[wi], recs[oi]
         if rw.atomic and ro.atomic:
             return
@@ -229,12 +234,17 @@ class Simt(simt.Simt):
             # reduction's result): the same bits, whichever lands last
             ka, kb = rw.tok[pw[wsel]], ro.tok[pov[osel]]
             valid &= ~((ka == kb) & (ka != 0))
+        if not ro.write and rw.write and valid.any():
+            # the reader stored that same value there itself, earlier: it reads it either way
+            valid &= ~reread(recs, oi, pov[osel], tb_all, rw, pw[wsel], "offs", cache)
         if not valid.any():
             return
         cert = rw.certain[pw[wsel]] & ro.certain[pov[osel]]
         score = np.where(valid, cert.astype(np.int32) * 2 + (~same).astype(np.int32), -1)
         j = int(np.argmax(score))
-        best = ((bool(cert[j]), not bool(same[j])), int(ta_all[j]), int(tb_all[j]), int(kw[wsel[j]]) * unit)
+        nb = max(len(self.ts.blocks), 1)  # keys carry the block ordinal (see _check)
+        best = ((bool(cert[j]), not bool(same[j])), int(ta_all[j]), int(tb_all[j]),
+                int(kw[wsel[j]]) // nb * unit)
         if best is None:
             return
         (certain, cross), ta, tb, byte_off = best
@@ -279,41 +289,12 @@ class Simt(simt.Simt):
             ita = next((it for inst, it, lp in a.iters if lp is back), 0)
             itb = next((it for inst, it, lp in b.iters if lp is back), 0)
             r.later = "b" if itb > ita else "a"
-        confined = len(np.unique(self.ts.warp[a.threads])) == 1 and \
-            len(np.unique(self.ts.warp[b.threads])) == 1
+        # one warp per block (the run may simulate several blocks side by side)
+        confined = all(len(np.unique(self.ts.warp[x.threads])) == len(np.unique(self.ts.blk[x.threads]))
+                       for x in (a, b))
         r.confined = confined and (old.confined if old is not None else True)
         r.warp_confined = (not r.cross_warp) and r.confined and self.ts.warps_per_block > 1
         self.races[pk] = r
-
-
-def _tags_compatible(a: tuple, b: tuple) -> bool:
-    if not a or not b:
-        return True
-    da = dict(a)
-    for d, o in b:
-        if d in da and da[d] != o:
-            return False
-    return True
-
-
-def _element_text(var: ir.Variable, byte_off: int, size: Optional[int]) -> str:
-    t = var.type
-    if t.kind != "array":
-        return var.name if byte_off == 0 else f"{var.name} (+{byte_off} bytes)"
-    extents = t.array_extents()
-    el = t.innermost_element()
-    esz = el.size or size or 1
-    if byte_off % esz:
-        return f"{var.name} (byte {byte_off})"
-    i = byte_off // esz
-    dims = []
-    for ext in reversed(extents[1:]):
-        if not ext:
-            return f"{var.name}[{i}]"
-        dims.append(i % ext)
-        i //= ext
-    dims.append(i)
-    return var.name + "".join(f"[{d}]" for d in reversed(dims))
 
 
 # ---------------------------------------------------------------------- entry point
@@ -321,11 +302,18 @@ def _element_text(var: ir.Variable, byte_off: int, size: Optional[int]) -> str:
 def find_races(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
                params: Optional[dict] = None, uniform: Optional[Callable] = None,
                dynamic_smem: Optional[int] = None, barrier_loops: Optional[set] = None,
-               budget: int = STEP_BUDGET) -> Simt:
-    """Run ``kernel`` for block (0,0,0) of the launch shape and return the interpreter
-    (``.races`` maps statement pairs to :class:`Race`, ``.complete`` says whether the whole
-    kernel was covered)."""
-    ts = ThreadSet(tuple(block), tuple(grid) if grid else None, [(0, 0, 0)])
+               budget: int = STEP_BUDGET, blocks: Optional[list] = None,
+               global_check: bool = False) -> Simt:
+    """Run ``kernel`` for block (0,0,0) of the launch shape (and the other ``blocks``, side by
+    side) and return the interpreter (``.races`` maps statement pairs to :class:`Race`,
+    ``.complete`` says whether the whole kernel was covered). With ``global_check``,
+    ``.glog`` holds the global-memory races (analyzer/global_races.py)."""
+    ts = ThreadSet(tuple(block), tuple(grid) if grid else None, list(blocks or [(0, 0, 0)]))
     sim = Simt(kernel, ts, params or {}, uniform, record=True, dynamic_smem=dynamic_smem,
                barrier_loops=barrier_loops, budget=budget)
-    return sim.run()
+    if global_check:
+        sim.glog = GlobalLog(ts)
+    sim.run()
+    if sim.glog is not None:
+        sim.glog.finish()
+    return sim

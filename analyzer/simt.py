@@ -86,6 +86,8 @@ class Simt(SimtEval):
         self._seq = 0
         self.dynamic_smem = dynamic_smem
         self.out_of_bounds: dict = {}  # shared variable -> thread-accesses outside it
+        #: receives global-memory accesses, fences and grid barriers (analyzer/global_races.py)
+        self.glog = None
         self.all = np.ones(self.n, dtype=bool)
         self.none = np.zeros(self.n, dtype=bool)
 
@@ -144,7 +146,10 @@ class Simt(SimtEval):
             v = int(v)
         if isinstance(v, (int, float)):
             return self.const(v)
-        return self.unknown()
+        out = self.unknown()  # not known, but the same for every thread
+        out.t = np.full(self.n, (self._object_ids.setdefault(id(p), len(self._object_ids) + 1) << 40) + 1,
+                        dtype=_INT)
+        return out
 
     # ------------------------------------------------------------------ statements
     def block(self, b: ir.Block, m: Mask, fr: _Frame) -> None:
@@ -222,7 +227,11 @@ class Simt(SimtEval):
         if not m.any():
             return
         alive = ~(fr.ret_may) if fr is not None else self.all
-        self.barriers.append(BarrierEvent(node, int(m.must.sum()), int(alive.sum()), int(m.may.sum())))
+        b0 = self.ts.blk == 0  # counts for one block, however many the run simulates
+        self.barriers.append(BarrierEvent(node, int((m.must & b0).sum()), int((alive & b0).sum()),
+                                          int((m.may & b0).sum())))
+        if self.glog is not None:
+            self.glog.barrier(self, node, m)
         for inst in self.iter_stack:
             self.loops_with_barrier_run.add(id(inst[2]))
         self._flush(self.epoch)
@@ -252,9 +261,13 @@ class Simt(SimtEval):
             return
         mt = Mask(m.must & known & ct, m.may & (~known | ct))
         me = Mask(m.must & known & ~ct, m.may & (~known | ~ct))
+        if self.glog is not None and _tests_atomic(s.cond):
+            # `if (atomicAdd(&done, n) + n == total)`: the thread that sees the others' count
+            # runs after their updates (the last-arriver pattern)
+            self.glog.publish(mt.may)
         if mt.any():
             solo = self._solo
-            if self._selects_one_thread(s.cond):
+            if self._selects_one_thread(s.cond, fr, m):
                 self._solo_count += 1
                 self._solo = self._solo_count
             try:
@@ -264,7 +277,7 @@ class Simt(SimtEval):
         if s.otherwise is not None and me.any():
             self.block(s.otherwise, me, fr)
 
-    def _selects_one_thread(self, c: ir.Expr) -> bool:
+    def _selects_one_thread(self, c: ir.Expr, fr: Optional[_Frame] = None, m: Optional[Mask] = None) -> bool:
         """``threadIdx.x == v`` with ``v`` the same for the whole block (``buf_s[1]`` after a
         barrier) in a 1-D block: at most one thread takes the branch."""
         while isinstance(c, ir.Cast) and c.implicit:
@@ -276,9 +289,46 @@ class Simt(SimtEval):
                 a = a.operand
             if isinstance(a, ir.Builtin) and a.name == "threadIdx" and a.component in ("x", "y", "z"):
                 others = [d for i, d in enumerate(self.ts.block) if "xyz"[i] != a.component]
-                if all(d == 1 for d in others) and self.uniform(b):
+                if all(d == 1 for d in others) and (self.uniform(b) or self._same_in_block(b, fr, m)):
                     return True
+            elif self._distinct_in_block(a, fr, m) and self._same_in_block(b, fr, m):
+                return True  # `idx == minIdx` with idx = threadIdx.x held in a local
         return False
+
+    def _distinct_in_block(self, e: ir.Expr, fr: Optional[_Frame], m: Optional[Mask]) -> bool:
+        """Whether local variable ``e`` holds a known value that differs between the threads
+        of each block that run here (a thread index kept in a local)."""
+        if fr is None or m is None or not isinstance(e, ir.VarRef) or e.var.storage != "auto":
+            return False
+        v = fr.env.get(e.var)
+        act = m.may
+        if not isinstance(v, V) or not bool(np.all(v.k[act])):
+            return False
+        vals, blk = v.v[act], self.ts.blk[act]
+        for b in np.unique(blk):
+            x = vals[blk == b]
+            if len(np.unique(x)) != len(x):
+                return False
+        return True
+
+    def _same_in_block(self, e: ir.Expr, fr: Optional[_Frame], m: Optional[Mask]) -> bool:
+        """Whether variable ``e`` holds, in each block, one value for all the threads that
+        run here (equal provenance tokens: ``minIdx`` read from one shared word)."""
+        while isinstance(e, ir.Cast):
+            e = e.operand
+        if fr is None or m is None or not isinstance(e, ir.VarRef):
+            return False
+        v = fr.env.get(e.var)
+        if not isinstance(v, V) or v.t is None:
+            return False
+        act = m.may
+        t, blk = v.t[act], self.ts.blk[act]
+        if not len(t) or (t == 0).any():
+            return False
+        for b in np.unique(blk):
+            if len(np.unique(t[blk == b])) != 1:
+                return False
+        return True
 
     def _masks_of(self, fr: _Frame):
         return [fr.ret_must.copy(), fr.ret_may.copy()] + \
@@ -508,6 +558,11 @@ class Simt(SimtEval):
         ``"extern"`` for all extern ``__shared__`` arrays, which alias) to its accesses in the
         interval, in execution order. The interpreter keeps nothing; a subclass consumes them
         (:class:`.races.Simt` pairs them into races)."""
+
+
+def _tests_atomic(c: ir.Expr) -> bool:
+    """Whether a condition tests the value an atomic read-modify-write returned."""
+    return any(isinstance(x, ir.Call) and x.callee.startswith("atomic") for x in c.walk())
 
 
 def branch_divergence(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,

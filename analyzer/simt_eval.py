@@ -10,6 +10,7 @@ barriers, is in :mod:`.simt`.
 from __future__ import annotations
 
 import re
+import zlib
 from typing import Optional
 
 import numpy as np
@@ -17,8 +18,8 @@ import numpy as np
 from . import cint, ir
 from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
 from .simt_log import Access
-from .simt_values import (_INT, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
-                          _space_of)
+from .simt_values import (_INT, OP_SALT, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
+                          _space_of, mix_tokens)
 
 MAX_INLINE_DEPTH = 6
 
@@ -52,6 +53,26 @@ def _reduction_group(e: ir.Call) -> int:
         if "coalesced_group" in sp_ or "thread_block" in sp_ and "tile" not in sp_:
             return 0  # the group's extent is not known here
     return 0
+
+
+def _preserves_value(name: str, args: list) -> bool:
+    """An atomic read-modify-write that leaves the value unchanged (``atomicAdd(&c, 0)``,
+    ``atomicOr(&c, 0)``): it returns the same value to every thread."""
+    base = name.split("_")[0] if name.startswith("atomic") else ""
+    if base not in ("atomicAdd", "atomicSub", "atomicOr", "atomicXor") or len(args) != 1:
+        return False
+    a = args[0]
+    return isinstance(a, V) and bool(np.all(a.k)) and bool(np.all(a.v == 0))
+
+
+def _may_repeat(name: str, args: list, m: Mask) -> bool:
+    """``atomicAdd(&c, k)`` where k is 0 for some thread that runs it: that thread gets the
+    value the next adder also gets, so the returned values are not unique per thread."""
+    if not name.startswith("atomicAdd") or len(args) != 1 or not isinstance(args[0], V):
+        return False
+    a = args[0]
+    act = m.may
+    return bool(np.all(a.k[act])) and bool(np.any(a.v[act] == 0))
 
 
 class SimtEval:
@@ -120,15 +141,19 @@ class SimtEval:
         v = e.var
         if v.storage == "builtin":
             return None
+        if v.type.kind == "array" and isinstance(fr.env.get(v), Ptr):
+            return fr.env[v]  # an array parameter (`int xrefs[16]`): what the caller passed
         if v.type.kind == "array":
             return Ptr(v, _space_of(v), self.const(0), v.type.element or ir.UNKNOWN_TYPE,
                        v.type.is_volatile or bool(v.type.element and v.type.element.is_volatile))
         if v.storage in ("shared", "extern_shared"):
             loc = MemLoc(Ptr(v, "shared", self.const(0), v.type, v.type.is_volatile), e, v.type.size, v.type)
             self.access(loc, False, m)
-            return self.unknown()
+            return self._loaded(loc)
         if v.storage in ("constant", "device", "managed") or (v.file_scope and v.storage != "param"):
-            return self.unknown()
+            loc = MemLoc(Ptr(v, _space_of(v), self.const(0), v.type), e, v.type.size, v.type)
+            self.access(loc, False, m)
+            return self._loaded(loc)
         if v in fr.env:
             val = fr.env[v]
             if isinstance(val, (MemLoc, RegLoc)):  # a reference
@@ -145,6 +170,9 @@ class SimtEval:
             val = fr.env.get(loc.key)
             if isinstance(val, (MemLoc, RegLoc)):
                 return self.read(val, m, fr)
+            if val is None and loc.var.storage == "param" and isinstance(loc.key, tuple) and \
+                    loc.key not in fr.env and loc.type is not None and loc.type.kind == "pointer":
+                return self._member_pointer(loc)
             return val if val is not None else self.unknown()
         if isinstance(loc, MemLoc):
             if loc.elem is not None and loc.elem.kind == "array" and loc.ptr is not None:
@@ -154,17 +182,41 @@ class SimtEval:
             return self._loaded(loc)
         return self.unknown()
 
+    def _member_pointer(self, loc: RegLoc) -> Ptr:
+        """A pointer member of a struct passed by value (``q.p`` of ``foo(s q)``): the object it
+        points at, one per member path, like a pointer parameter of its own."""
+        objs = self.__dict__.setdefault("_member_objs", {})
+        key = loc.key
+        var = objs.get(key)
+        if var is None:
+            path, k = [], key
+            while isinstance(k, tuple):
+                path.append(k[1])
+                k = k[0]
+            name = ".".join([loc.var.name] + list(reversed(path)))
+            var = objs[key] = ir.Variable(name, loc.type, "param", loc.var.range)
+        el = loc.type.element or ir.UNKNOWN_TYPE
+        return Ptr(var, "global", self.const(0), el, el.is_volatile)
+
     def _loaded(self, loc: MemLoc) -> V:
-        """A value read from global or constant memory: unknown, but two threads that read
-        the same address of the same object get the same provenance token (no thread of the
-        kernel is assumed to write it meanwhile). Shared memory changes under the block's
-        feet and gets none."""
+        """A value read from memory: unknown, but two threads that read the same address of
+        the same object get the same provenance token: in global or constant memory when no
+        thread writes it meanwhile (a write that does is a race, CL606/CL607), in shared memory
+        within one barrier interval of one block (a write there in that interval is a CL602 race).
+        """
         p = loc.ptr
         out = self.unknown()
-        if p is None or p.var is None or p.space not in ("global", "constant"):
+        if p is None or p.var is None or p.space not in ("global", "constant", "shared") or p.volatile:
             return out
         base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
+        if p.space == "shared":
+            out.t = mix_tokens(self.epoch, p.off, self.arr(self.ts.blk),
+                               V(np.full(self.n, base, dtype=_INT), self.all), force=True)
+            return out
         out.t = np.where(p.off.k, base + (p.off.v & ((1 << 40) - 1)) + 1, 0).astype(_INT)
+        if p.off.t is not None:  # an index not known but equal between threads: equal values
+            mixed = mix_tokens(base >> 40, p.off)
+            out.t = np.where(p.off.k, out.t, mixed).astype(_INT)
         return out
 
     def write(self, loc, val, m: Mask, fr: _Frame) -> None:
@@ -177,7 +229,17 @@ class SimtEval:
                 val = self._convert(val, loc.key.type)
             self.store(fr, loc.key, val, m)
         elif isinstance(loc, MemLoc):
+            if isinstance(val, Ptr):
+                val = self._ptr_value(val)
             self.access(loc, True, m, val if isinstance(val, V) else None)
+
+    def _ptr_value(self, p: Ptr) -> Optional[V]:
+        """A pointer stored to memory, as a number: equal for two threads that store the same
+        address of the same object (``sh_ptr = A`` by every thread is a benign race)."""
+        if p.var is None:
+            return None
+        base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
+        return V(p.off.v + base, p.off.k.copy())
 
     def store(self, fr: _Frame, key, val, m: Mask) -> None:
         old = fr.env.get(key)
@@ -220,7 +282,14 @@ class SimtEval:
         if unsure.any():
             same = new.k & old.k & (nv == ov)
             k = k & (~unsure | same)
-        return V(v, k)
+        t = None
+        if new.t is not None or old.t is not None:
+            z = np.zeros(self.n, dtype=_INT)
+            nt, ot = (new.t if new.t is not None else z), (old.t if old.t is not None else z)
+            t = np.where(m.must, nt, ot)
+            if unsure.any():
+                t = np.where(unsure & (nt != ot), 0, t)
+        return V(v, k, t)
 
     def _dimension_bounds(self, base_expr: ir.Expr, base: Ptr, idx: V, off: V, m: Mask) -> V:
         """Lanes whose index leaves a declared dimension of a shared array (``t[ty][tx]`` with
@@ -246,6 +315,8 @@ class SimtEval:
             e = e.operand
         if isinstance(e, ir.VarRef):
             v = e.var
+            if v.type.kind == "array" and isinstance(fr.env.get(v), Ptr):
+                return MemLoc(fr.env[v], e, _elem_size(v.type), v.type)
             if v.type.kind == "array":
                 return MemLoc(Ptr(v, _space_of(v), self.const(0), v.type, v.type.is_volatile), e,
                               _elem_size(v.type), v.type)
@@ -285,7 +356,7 @@ class SimtEval:
             else:
                 base = self.lvalue(e.base, m, fr)
             if isinstance(base, RegLoc):
-                return RegLoc((base.key, e.member), base.var)
+                return RegLoc((base.key, e.member), base.var, e.type)
             if isinstance(base, MemLoc) and base.ptr is not None:
                 t = base.elem
                 if t is not None and t.kind == "vector" and e.member in ("x", "y", "z", "w") and t.size:
@@ -293,8 +364,11 @@ class SimtEval:
                     k = "xyzw".index(e.member)
                     off = self._arith("+", base.ptr.off, self.const(k * comp))
                     return MemLoc(Ptr(base.ptr.var, base.ptr.space, off, e.type, base.ptr.volatile), e, comp, e.type)
-                # a struct member: layout unknown here, so the access is not tracked
-                return MemLoc(Ptr(None, base.ptr.space, self.unknown(), e.type), e, e.type.size, e.type)
+                # a struct member: its byte offset is not known here, but the same member of the
+                # same element is the same memory (a token for the global-memory race check)
+                off = self.unknown()
+                off.t = mix_tokens(zlib.crc32(e.member.encode()), base.ptr.off, force=True)
+                return MemLoc(Ptr(base.ptr.var, base.ptr.space, off, e.type), e, e.type.size, e.type)
             return MemLoc(None, e, e.type.size, e.type)
         if isinstance(e, ir.Cast):
             return self.lvalue(e.operand, m, fr)
@@ -323,6 +397,9 @@ class SimtEval:
         if not self.record:
             return
         p = loc.ptr
+        if p is not None and p.var is not None and p.space == "global" and self.glog is not None:
+            self.glog.access(self, loc, write, m, value, atomic)
+            return
         if p is None or p.var is None or p.space not in self.spaces:
             return
         size = loc.size or (loc.elem.size if loc.elem is not None else None)
@@ -389,18 +466,18 @@ class SimtEval:
                 return V(np.zeros(self.n, dtype=_INT), v.off.k.copy())
             return self.unknown()
         if op == "-":
-            return V(-v.v, v.k.copy())
+            return V(-v.v, v.k.copy(), mix_tokens(OP_SALT["neg"], v))
         if op == "+":
             return v
         if op == "!":
-            return V((v.v == 0).astype(_INT), v.k.copy())
+            return V((v.v == 0).astype(_INT), v.k.copy(), mix_tokens(OP_SALT["!"], v))
         if op == "~":
             if v.is_float:
                 return self.unknown()
             r = ~v.v
             if cint.is_unsigned32(e.type):
                 r = cint.wrap_u32(r)
-            return V(r, v.k.copy())
+            return V(r, v.k.copy(), mix_tokens(OP_SALT["~"], v))
         return self.unknown()
 
     def _binop(self, e: ir.BinOp, m: Mask, fr: _Frame):
@@ -448,6 +525,15 @@ class SimtEval:
         return self.unknown()
 
     def _arith(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
+        r = self._arith_values(op, a, b, t)
+        # provenance through integer arithmetic (indices, values compared for equality); a
+        # run that records nothing needs none, and a float result is not an index
+        if self.record and (a.t is not None or b.t is not None) and not r.is_float \
+                and not r.k.all():
+            r.t = mix_tokens(OP_SALT.get(op, 99), a, b)
+        return r
+
+    def _arith_values(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
         k = a.k & b.k
         av, bv = a.v, b.v
         fl = a.is_float or b.is_float or (t is not None and t.is_float and op in ("+", "-", "*", "/"))
@@ -623,7 +709,16 @@ class SimtEval:
             vals = [self.ev(a, m, fr) for a in e.args]
             if vals and isinstance(vals[0], Ptr):
                 p = vals[0]
-                self.access(MemLoc(p, e, _elem_size(p.elem), p.elem), True, m, None, atomic=True)
+                loc = MemLoc(p, e, _elem_size(p.elem), p.elem)
+                self.access(loc, True, m, None, atomic=True)
+                if self.glog is not None:
+                    self.glog.atomic(self, m)
+                if _preserves_value(name, vals[1:]) or _may_repeat(name, vals[1:], m):
+                    # atomicAdd(&c, 0) leaves c as it is and returns it: a load, the same
+                    # value for every thread (atomicAdd(&c, 1) returns a different one to each)
+                    return self._loaded(loc)
+            return self.unknown()
+        if self.glog is not None and self.glog.call(self, e, m, fr):
             return self.unknown()
         if name in _MATH2 and len(e.args) == 2:
             a, b = self.ev(e.args[0], m, fr), self.ev(e.args[1], m, fr)
@@ -671,8 +766,10 @@ class SimtEval:
         if fn is not None and fn.body is not None and len(fn.params) == len(e.args) and \
                 len(self._inline_stack) < MAX_INLINE_DEPTH and fn not in self._inline_stack:
             return self._inline(e, fn, m, fr)
-        for a in e.args:
-            self.ev(a, m, fr)
+        vals = [self.ev(a, m, fr) for a in e.args]
+        if self.glog is not None and (fn is None or fn.body is None) and \
+                not any(v.name == name for v in fr.fn.locals + fr.fn.params):  # not a function pointer
+            self.glog.library_call(self, e, vals, m)
         return self.unknown()
 
     def _cg_query(self, name: str, grp: str) -> Optional[V]:
@@ -688,6 +785,12 @@ class SimtEval:
                     "meta_group_size": lambda: self.const(-(-T // n))}.get(name, lambda: None)()
         if "grid_group" in grp:
             if ts.grid is None:
+                # blocks of the first row and layer have rank blockIdx.x whatever the grid
+                first = (ts.by == 0) & (ts.bz == 0)
+                if name == "thread_rank":
+                    return V(ts.bx * T + ts.lin, first.copy())
+                if name == "block_rank":
+                    return V(ts.bx.copy(), first.copy())
                 return None
             gx, gy, gz = ts.grid
             blin = (ts.bz * gy + ts.by) * gx + ts.bx
@@ -736,8 +839,9 @@ class SimtEval:
             if not isinstance(val, V):
                 val = self.unknown()
             if res is None:
-                res = V(val.v.copy(), val.k & rm.must) if not rm.certain or not bool(np.all(rm.must[m.may])) \
-                    else val
+                res = V(val.v.copy(), val.k & rm.must,
+                        np.where(rm.must, val.t, 0) if val.t is not None else None) \
+                    if not rm.certain or not bool(np.all(rm.must[m.may])) else val
             elif isinstance(res, V):
                 res = self._where(Mask(rm.must, rm.must), val, res)
         return res if res is not None else self.unknown()

@@ -149,3 +149,35 @@ def sample_blocks(grid: Optional[tuple], block: tuple, limit: int = MAX_GRID_THR
 
     out = [(x, y, z) for z in picks(grid[2]) for y in picks(grid[1]) for x in picks(grid[0])]
     return out, False
+
+
+# ---------------------------------------------------------------------- shared by the pairings
+
+def tags_compatible(a: tuple, b: tuple) -> bool:
+    if not a or not b:
+        return True
+    da = dict(a)
+    for d, o in b:
+        if d in da and da[d] != o:
+            return False
+    return True
+
+
+def element_text(var: ir.Variable, byte_off: int, size: Optional[int]) -> str:
+    t = var.type
+    if t.kind != "array":
+        return var.name if byte_off == 0 else f"{var.name} (+{byte_off} bytes)"
+    extents = t.array_extents()
+    el = t.innermost_element()
+    esz = el.size or size or 1
+    if byte_off % esz:
+        return f"{var.name} (byte {byte_off})"
+    i = byte_off // esz
+    dims = []
+    for ext in reversed(extents[1:]):
+        if not ext:
+            return f"{var.name}[{i}]"
+        dims.append(i % ext)
+        i //= ext
+    dims.append(i)
+    return var.name + "".join(f"[{d}]" for d in reversed(dims))

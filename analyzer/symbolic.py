@@ -317,9 +317,11 @@ class Walker(WalkerExprs):
                 else:
                     body.env[v] = self._unknown(f"{v.name}~L{s.range.line}", lane=lane,
                                                 note=f"changes in the loop at line {s.range.line}")
+        li.entry_path_len = li.path_len = len(body.path)
         if s.kind != "do" and s.cond is not None:
             c = self._cond(s.cond, body)
             body.path = body.path + (c,)
+            li.path_len += 1  # the loop condition holds inside the body
         self._block(s.body, body)
         if s.step is not None:
             self._rvalue(s.step, body)

@@ -242,6 +242,9 @@ class LoopInfo:
     it: Optional[sp.Symbol]
     trip: Optional[sp.Expr]
     has_barrier: bool = False
+    # conditions on an access's path: those holding at the loop's entry, and in its body
+    entry_path_len: int = 0
+    path_len: int = 0
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """Barrier and race facts of one kernel (``KernelFacts.sync``): its CFG and uniformity, the
-per-thread run that finds shared-memory races, and the warp-divergence statistics.
+per-thread run that finds shared-memory races (and, over two to four blocks side by side,
+global-memory races: analyzer/global_races.py), and the warp-divergence statistics.
 
 Built by the pipeline when the run needs it; the two simulations (races, divergence) run the
 first time a consumer reads them, since a kernel's CL6xx rules may stop before needing both.
@@ -10,6 +11,7 @@ from typing import Optional
 
 from . import ir
 from .cfg import CFG
+from .global_races import global_blocks, probe_candidates, uses_block_index
 from .launch import LaunchConfig, fit_block
 from .races import Simt, find_races
 from .uniformity import DivergenceFacts, Uniformity, _uniform_fn, warp_divergence
@@ -31,6 +33,10 @@ class KernelSync:
         self.block = tuple(launch.block)
         self.block_note = ""
         self.races_checked = True
+        self.global_note = ""  # what the global-memory race check assumed
+        # the launch's grid; without a resolved block, the grid its site still gives
+        site = getattr(launch, "site", None)
+        self.global_grid = launch.grid or (site.grid if site is not None else None)
 
     @property
     def sim(self) -> Simt:
@@ -41,17 +47,24 @@ class KernelSync:
     def _run_races(self) -> Simt:
         lc = self.launch
         loops = {lp for lp in self.cfg.loop_nodes if self.cfg.loop_has_barrier(lp)}
+        blocks, self.global_note = global_blocks(self.global_grid, uses_block_index(self.kernel))
+
+        def run(block: tuple, extra: Optional[dict] = None):
+            return find_races(self.kernel, block, self.global_grid, {**self.params, **(extra or {})},
+                              _uniform_fn(self.uni), lc.dynamic_smem, loops, blocks=blocks,
+                              global_check=True)
 
         def trial(block: tuple):
-            s = find_races(self.kernel, block, lc.grid, self.params, _uniform_fn(self.uni),
-                           lc.dynamic_smem, loops)
+            s = run(block)
             return s, [v.name for v in s.out_of_bounds]
 
         block, sim, self.block_note = fit_block(lc, trial)
-        if lc.source == "default" and sim.races:
+        g_races = sim.glog.races
+        if lc.source == "default" and (sim.races or g_races):
             if uses_thread_dims(self.kernel, ("y", "z")):
                 # a 2-D/3-D kernel checked with the stated 1-D default: meaningless pairs
                 sim.races = {}
+                sim.glog.races = {}
                 self.block_note = ("no launch found and the kernel indexes threadIdx.y/z: "
                                    "races not checked (pass --block)")
                 self.races_checked = False
@@ -61,8 +74,45 @@ class KernelSync:
                 keep = {(id(r.a), id(r.b)) for r in s64.races.values()} | \
                     {(id(r.b), id(r.a)) for r in s64.races.values()}
                 sim.races = {k: r for k, r in sim.races.items() if (id(r.a), id(r.b)) in keep}
+        if lc.source == "default" and sim.glog.races:
+            if sim.out_of_bounds:
+                # the guessed block overruns the kernel's shared arrays: it is not the block
+                # the kernel is written for, and neither are its global indices
+                sim.glog.races = {}
+                self.global_note = ("no launch found and the assumed block overruns shared "
+                                    "memory: global races not checked (pass --block)")
+            elif block[0] > 32:
+                # The block size is a guess: keep what also happens with one warp (a kernel
+                # written for 16-thread blocks overlaps its neighbours at 256).
+                s32 = run((32, 1, 1))
+                sim.glog.races = {k: r for k, r in sim.glog.races.items() if k in s32.glog.races}
+        if sim.glog.complete and self.races_checked and probe_candidates(sim.glog):
+            self._probe_parameters(sim, lambda extra: run(block, extra))
         self.block = block
         return sim
+
+    def _probe_parameters(self, sim: Simt, run) -> None:
+        """An array indexed both with and without an integer parameter that has no known value
+        (``A[tid]`` and ``A[tid + offset]``): find the values of the parameter at which two
+        threads meet (two runs, at 0 and 1, give each index's slope), and rerun with the
+        nearest one. Races of that run are kept, saying which value makes them happen."""
+        from .global_races import MAX_PROBED_PARAMS, _slope, candidate_values, shifts_an_index
+
+        unknown = [p for p in self.kernel.params if p.name not in self.params and
+                   p.type.kind == "scalar" and not p.type.is_float and
+                   shifts_an_index(self.kernel, p.name)][:MAX_PROBED_PARAMS]
+        for p in unknown:
+            rows = _slope(run({p.name: 0}).glog.probe_sig, run({p.name: 1}).glog.probe_sig)
+            if not rows:
+                continue
+            for val in candidate_values(rows, sim.ts):
+                sp = run({p.name: val})
+                new = {k: r for k, r in sp.glog.races.items() if k not in sim.glog.races}
+                for k, r in new.items():
+                    r.assumed = f"{p.name} = {val}"
+                    sim.glog.races[k] = r
+                if new:
+                    return
 
     @property
     def races(self) -> list:
@@ -91,7 +141,25 @@ class KernelSync:
             "races_checked": self.races_checked,
             "complete": bool(sim.complete),
             "races": [r.to_json() for r in races],
+            "global": self._global_json(sim),
         }
+
+    def _global_json(self, sim: Simt) -> dict:
+        """The global-memory race check (CL606/CL607): arrays checked, blocks run side by side,
+        whether it finished within its budgets, the races with their witnesses."""
+        g = sim.glog
+        if g is None:
+            return {"checked": False}
+        races = sorted(g.races.values(), key=lambda r: (r.b.range.line, r.a.range.line))
+        return {"checked": self.races_checked, "arrays": list(getattr(g, "arrays", [])),
+                "written": list(getattr(g, "written", [])),
+                "blocks": [list(b) for b in sim.ts.blocks],
+                "grid": list(self.global_grid) if self.global_grid else None,
+                "grid_barriers": g.grid_barriers,
+                "complete": bool(g.complete and sim.complete),
+                "incomplete_reason": g.reason or (sim.incomplete_reason if not sim.complete else ""),
+                "note": self.global_note,
+                "races": [r.to_json(sim.ts) for r in races]}
 
 
 def uses_thread_dims(fn: ir.Function, comps: tuple, depth: int = 0, seen=None) -> bool:

@@ -115,11 +115,15 @@ def predictions(kf, params: Optional[dict] = None) -> dict:
         from .validate_plan import symbol_ranges
 
         env, _ = symbol_ranges(ev.syms, ev.b, tuple(kf.launch.block), tuple(kf.launch.grid), params)
+    pc = getattr(kf, "predicted_counters", None)
     for space, fld, key in (("global", "sectors_per_request", "global_{}_sectors_per_request"),
                             ("shared", "wavefronts_per_request", "shared_{}_wavefronts_per_request"),
                             ("local", "sectors_per_request", "local_{}_sectors_per_request")):
         for kind, k2 in (("load", "ld"), ("store", "st")):
-            out[key.format(k2)] = weighted_mean(tab, space, kind, fld, env) if tab is not None else None
+            if pc is not None:  # the request model's figures: explain's predicted_counters
+                out[key.format(k2)] = pc.get(key.format(k2))
+            else:
+                out[key.format(k2)] = weighted_mean(tab, space, kind, fld, env) if tab is not None else None
     return out
 
 

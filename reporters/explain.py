@@ -69,7 +69,7 @@ def render_explain_text(analyses: list[FileAnalysis], arch: str, color: bool = F
                 t.add_row(esc(v.name if v.function == k.name else f"{v.function}::{v.name}"), str(v.line),
                           v.memory, v.scope, v.lifetime, _fmt_bytes(v.bytes), esc(why))
             console.print(t)
-            for val in (k.accesses, k.resources, k.occupancy, k.cgma, k.roofline):
+            for val in (k.accesses, k.resources, k.occupancy, k.predicted_counters, k.cgma, k.roofline):
                 render = renderer(val)
                 if render is not None:
                     console.print(render())

@@ -7,6 +7,7 @@ import math
 
 from ..analyzer.accesses import AccessTable, PlainText
 from ..analyzer.cgma import CgmaFacts, RooflineFacts
+from ..analyzer.counters import PredictedCounters
 from ..analyzer.flops import to_number
 
 
@@ -17,18 +18,22 @@ def render_accesses(table) -> str:
     if not table.accesses:
         return PlainText("  accesses: none")
     rows = [("line", "array", "space", "kind", "B", "index", "pattern", "sect/req", "eff",
-             "wavefr/req")]
+             "wavefr/req", "requests")]
     for a in table.accesses:
         pat = a.pattern + (f" ({a.stride})" if a.stride is not None else "")
         if a.pattern == "divergent" and getattr(a, "addresses_per_request", None) is not None:
             pat += f" ({_figure(a.addresses_per_request)} addresses)"
         rows.append((f"{a.line}:{a.column}", a.array, a.space, a.kind + (" (atomic)" if a.atomic else ""),
                      "?" if a.element_bytes is None else str(a.element_bytes), _clip(a.index, 44), pat,
-                     _figure(a.sectors_per_request), _percent(a.efficiency), _figure(a.wavefronts_per_request)))
+                     _figure(a.sectors_per_request), _percent(a.efficiency), _figure(a.wavefronts_per_request),
+                     "0 (register)" if not a.issued else ("-" if a.requests is None else f"{int(a.requests):,}")))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  accesses:"]
     for r in rows:
         lines.append("    " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    for a in table.accesses:  # why an access issues fewer requests than the source suggests
+        if a.request_note:
+            lines.append(f"    {a.line}:{a.column} {a.array} {a.kind}: {a.request_note}")
     notes = []
     for a in table.accesses:
         for n in a.assumptions + ([a.why] if a.why else []):
@@ -137,7 +142,23 @@ def render_roofline(rf) -> str:
     return s
 
 
-_RENDERERS = {AccessTable: render_accesses, CgmaFacts: render_cgma, RooflineFacts: render_roofline}
+def render_counters(pc) -> str:
+    """``predicted_counters`` (:class:`PredictedCounters`) as one line."""
+    names = (("global_ld_sectors_per_request", "global ld sectors/req"),
+             ("global_st_sectors_per_request", "global st sectors/req"),
+             ("shared_ld_wavefronts_per_request", "shared ld wavefronts/req"),
+             ("shared_st_wavefronts_per_request", "shared st wavefronts/req"),
+             ("local_ld_sectors_per_request", "local ld sectors/req"),
+             ("local_st_sectors_per_request", "local st sectors/req"))
+    parts = [f"{label} {pc[k]:g}" for k, label in names if pc.get(k) is not None]
+    if pc.get("occupancy_pct") is not None:
+        parts.append(f"occupancy {pc['occupancy_pct']:g}%")
+    return PlainText("  predicted counters (request-weighted, as Nsight Compute computes them): "
+                     + (", ".join(parts) if parts else "none"))
+
+
+_RENDERERS = {AccessTable: render_accesses, CgmaFacts: render_cgma, RooflineFacts: render_roofline,
+              PredictedCounters: render_counters}
 
 
 def renderer(fact):

@@ -99,6 +99,7 @@ def _result(d: Diagnostic, rule_index: dict, root: str, src: SourceLines, seen: 
                     "insertedContent": {"text": e.text},
                 } for e in d.fix.edits],
             }],
+            "properties": {"applicability": d.fix.applicability},
         }]
     return res
 

@@ -28,4 +28,25 @@ def render_sync_text(sync) -> str:
                          + (f", across iterations of the loop at line {r['across_back_edge_of_loop']}"
                             if r["across_back_edge_of_loop"] else "")
                          + ("" if r["certain"] else " (possible)"))
+    lines.extend(_global_lines(j.get("global") or {}, j["races_checked"]))
     return "\n".join(lines)
+
+
+def _global_lines(g: dict, checked: bool) -> list:
+    """The global-memory race check: arrays, the blocks run side by side, whether it finished."""
+    if not g.get("checked"):
+        return ["    global memory: not checked"] if checked else []
+    grid = "x".join(map(str, g["grid"])) if g["grid"] else "not known"
+    blocks = ", ".join("(" + ",".join(map(str, b)) + ")" for b in g["blocks"])
+    out = [f"    global memory: {len(g['arrays'])} array(s) checked ({', '.join(g['arrays']) or 'none written'}) "
+           f"across {len(g['blocks'])} block(s) {blocks} of grid {grid}"
+           + ("" if g["complete"] else f"; the check stopped early ({g['incomplete_reason']}), so more may exist")]
+    if g["note"]:
+        out.append(f"      assumed: {g['note']}")
+    out.append(f"      races: {len(g['races'])}")
+    for r in g["races"]:
+        a, b = r["first"], r["second"]
+        out.append(f"      `{r['element'] or r['array']}` ({r['scope']}): {a['kind']} at line {a['line']} by "
+                   f"{r['threads'][0]} and {b['kind']} at line {b['line']} by {r['threads'][1]}"
+                   + ("" if r["certain"] else " (possible)"))
+    return out

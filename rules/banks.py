@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from ..analyzer.array_uses import shape_dependent_uses
 from ..analyzer.banks import padding_for, shared_cost
 from .context import RuleContext
 from .diagnostic import Edit, Fix, Location, Related
@@ -90,6 +91,14 @@ def _padding(ctx: RuleContext, k, a):
         return None
     e, new_text = edit
     new_decl = var.name + "".join(f"[{x}]" for x in extents[:-1]) + f"[{new_text}]"
+    # Safe only where nothing but element accesses sees the shape (ruff's applicability).
+    users = [f for f in (ctx.analysis.tu.functions if var.file_scope else [k.function])
+             if f.body is not None] if ctx.analysis.tu is not None else []
+    why = shape_dependent_uses(var, users, ctx.analysis.lines_of(var.range.file),
+                               var.range.file or ctx.analysis.path)
+    if why:
+        return Fix(f"pad `{var.name}` to {new_decl}", (e,), "unsafe",
+                   "the array's shape is used beyond its elements: " + "; ".join(why)), new_decl
     return Fix(f"pad `{var.name}` to {new_decl}", (e,)), new_decl
 
 
@@ -115,7 +124,8 @@ def _extent_edit(ctx: RuleContext, var, pad: int):
             new = str(int(s.rstrip("uU")) + pad)
         else:
             new = f"{s} + {pad}"
-        return Edit(Location(ln, start + 1), Location(ln, end + 1), new), new
+        col = len(text[:start].encode("utf-8")) + 1
+        return Edit(Location(ln, col), Location(ln, col + len(content.encode("utf-8"))), new), new
     return None
 
 

@@ -32,14 +32,27 @@ class Edit:
     text: str
 
 
+#: How sure a fix is to keep the program's meaning (ruff's terms): ``safe`` fixes are applied by
+#: ``check --fix``; ``unsafe`` ones only with ``--unsafe-fixes`` (editors still offer them).
+APPLICABILITIES = ("safe", "unsafe")
+
+
 @dataclass(frozen=True)
 class Fix:
     description: str
     edits: tuple[Edit, ...]
+    applicability: str = "safe"
+    #: Why an unsafe fix is unsafe (shown next to it); empty for a safe one.
+    caveat: str = ""
+
+    def applies(self, unsafe_fixes: bool) -> bool:
+        return self.applicability == "safe" or unsafe_fixes
 
     def to_json(self) -> dict:
         return {
             "message": self.description,
+            "applicability": self.applicability,
+            **({"caveat": self.caveat} if self.caveat else {}),
             "edits": [
                 {"content": e.text,
                  "location": {"line": e.start.line, "column": e.start.column},

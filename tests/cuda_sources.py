@@ -1,9 +1,10 @@
 """Small CUDA sources shared by the workflow tests (suppressions, config, formats, engine)."""
 
 # Two uncoalesced loads (CL201 on lines 11 and 12) and an unchecked launch (CL702, line 14).
+# Each block works on its own 1024 elements of `data` (no race between blocks, CL607).
 KERNEL = """\
 __global__ void rotate(float* data, const float* in)
-{
+{   data += blockIdx.x * 1024;
     float v[64];
     float x = data[threadIdx.x];
 #pragma unroll

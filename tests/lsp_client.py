@@ -18,6 +18,7 @@ class LspClient:
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_err, daemon=True).start()
         self.backlog: list[dict] = []
+        self.refreshes: list[str] = []  # refresh requests the server sent (answered)
 
     def _read_err(self):
         for line in self.proc.stderr:
@@ -69,7 +70,10 @@ class LspClient:
                 m = self.messages.get(timeout=left)
             except queue.Empty:
                 continue
-            if m.get("method") in ("window/workDoneProgress/create", "client/registerCapability") and "id" in m:
+            if m.get("method") in ("window/workDoneProgress/create", "client/registerCapability",
+                                   "workspace/inlayHint/refresh", "workspace/codeLens/refresh") and "id" in m:
+                if m["method"].endswith("/refresh"):
+                    self.refreshes.append(m["method"])
                 self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
                 continue
             if pred(m):

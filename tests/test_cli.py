@@ -144,7 +144,8 @@ def test_explain_text_states_launch_source_and_assumptions():
     r = run("explain", str(FIX / "launch" / "host_launches.cu"), "--kernel", "runtime_block")
     assert r.exit_code == 0
     assert "from default" in r.output
-    assert "`user_block`" in r.output and "not a compile-time constant" in r.output
+    assert "`user_block`" in r.output and "is not known statically" in r.output
+    assert "`argc` is a parameter of `main` and the command line gives its value" in r.output
 
 
 def test_block_override_from_command_line():

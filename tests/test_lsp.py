@@ -78,17 +78,17 @@ def test_lsp_session(session):
     pub = client.diagnostics(uri, timeout=120)
     assert pub["version"] == 1
     diags = sorted(pub["diagnostics"], key=lambda d: (d["range"]["start"]["line"], d["code"]))
-    # CL702 ignored by cudalint.toml; the read of s[t + 1] races with two writes: one CL602
-    # naming both
+    # CL702 ignored by cudalint.toml; the read of s[t + 1] races with the write of s[t] (one
+    # CL602). Not with `s[256] = 0.0f`: every thread, the reader included, stores that same 0
+    # before reading, so it reads 0 whichever store lands last (a benign race, not reported)
     assert [d["code"] for d in diags] == ["CL602", "CL301"]
     race = diags[0]
     assert race["severity"] == 1 and race["source"] == "cudalint"
     assert race["range"] == {"start": {"line": 6, "character": 32}, "end": {"line": 6, "character": 40}}
     assert race["codeDescription"]["href"].endswith("/CL602")
     witnesses = {(r["location"]["range"]["start"]["line"], r["message"]) for r in race["relatedInformation"]}
-    assert witnesses == {(4, "thread 32 writes `s[32]` here"),
-                         (5, "also conflicts with this access (`s[256]`)")}
-    assert "also conflicts with 1 other access (line 6)" in race["message"]
+    assert witnesses == {(4, "thread 32 writes `s[32]` here")}
+    assert "also conflicts" not in race["message"]
     assert all(r["location"]["uri"] == uri for r in race["relatedInformation"])
     bank = diags[1]
     assert bank["severity"] == 2 and bank["range"]["start"] == {"line": 15, "character": 24}

@@ -115,7 +115,8 @@ class StmtLowering:
                 scope = "warp" if e.callee in WARP_BARRIERS else "block"
                 return [ir.Barrier(r, e.callee, scope, e.args)]
             if isinstance(e, ir.Call) and e.callee == "sync" and is_cg_block_sync(c):
-                return [ir.Barrier(r, "cg::sync", cg_sync_scope(e), [])]
+                grid = bool(e.args) and "grid_group" in e.args[0].type.spelling
+                return [ir.Barrier(r, "cg::sync", cg_sync_scope(e), [], grid=grid)]
             return [ir.ExprStmt(r, e)]
         if k.is_declaration():
             return []

@@ -1,0 +1,307 @@
+"""Values of host variables at each kernel launch: a flow-sensitive walk over host functions,
+with values carried into called functions through their parameters.
+
+Straight-line code updates the environment; a branch whose condition is known runs only the
+taken side; a variable assigned in a branch with an unknown condition, or inside a loop, is
+unknown after it (and inside a loop from its start, because of the back edge), with the reason
+recorded (:class:`constprop.Env.why`). A host function's parameter gets a value when every call
+to it in the file passes the same known value (``int ni = NI; gemmCuda(ni, ...)``); this is
+iterated to a fixed point so values flow through several levels of calls.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable, Optional
+
+from . import ir
+from .constprop import Env, _as_int, _binop, collect_writes, assigned_vars, evaluate, text, \
+    why_unknown, wrap
+
+_ROUNDS = 6
+
+
+class _Hooks:
+    def __init__(self, on_launch: Optional[Callable] = None, on_call: Optional[Callable] = None):
+        self.on_launch = on_launch
+        self.on_call = on_call
+
+
+def walk_function(fn: ir.Function, env: Env, on_launch, on_call=None) -> None:
+    """Walk ``fn``'s body from ``env``; ``on_launch(launch_expr, env)`` at every kernel launch,
+    ``on_call(call, env)`` at every call of a function whose body is known."""
+    if fn.body is None:
+        return
+    _block(fn.body, env, _Hooks(on_launch, on_call))
+
+
+def propagate_program(functions: list[ir.Function], on_launch) -> None:
+    """Walk every host function with its parameters bound from its callers; call
+    ``on_launch(launch_expr, env)`` at each launch."""
+    fns = [f for f in functions if not f.is_kernel and f.body is not None]
+    seeds = {f: _seed(f, []) for f in fns}
+    for _ in range(_ROUNDS):
+        calls: dict = defaultdict(list)
+
+        def on_call(c: ir.Call, env: Env) -> None:
+            calls[c.function].append((c, env.copy()))
+
+        for f in fns:
+            walk_function(f, seeds[f].copy(), None, on_call)
+        new = {f: _seed(f, calls.get(f, [])) for f in fns}
+        if all(dict(new[f]) == dict(seeds[f]) for f in fns):
+            seeds = new
+            break
+        seeds = new
+    for f in fns:
+        walk_function(f, seeds[f].copy(), on_launch)
+
+
+def _seed(fn: ir.Function, calls: list) -> Env:
+    """Parameter values of ``fn`` that all its calls agree on; a reason for the others."""
+    env = Env()
+    for i, p in enumerate(fn.params):
+        if not calls:
+            who = "the command line" if fn.name == "main" else "no call in this file"
+            env.why[p] = f"`{p.name}` is a parameter of `{fn.name}` and {who} gives its value"
+            continue
+        vals = []
+        reason = None
+        for c, cenv in calls:
+            a = c.args[i] if i < len(c.args) else None
+            v = evaluate(a, cenv) if a is not None else None
+            if v is None:
+                reason = (f"`{p.name}` is a parameter of `{fn.name}`; the call at line {c.range.line} "
+                          f"passes `{text(a)}`" + (f": {why_unknown(a, cenv)}" if a is not None else ""))
+                break
+            vals.append((wrap(v, p.type), c.range.line))
+        if reason is None:
+            distinct = {v for v, _ in vals}
+            if len(distinct) == 1:
+                v0 = vals[0][0]
+                env.set(p, v0, keep_parts=True)
+                lines = ", ".join(str(ln) for _, ln in vals[:3]) + (", ..." if len(vals) > 3 else "")
+                env.origin[p] = {f"`{p.name}` = {_show(v0)} in `{fn.name}`, as "
+                                 f"{'every call' if len(vals) > 1 else 'the only call'} in this file "
+                                 f"passes (line {lines})"} | set().union(*(cenv.origins(c.args[i]) for c, cenv in calls))
+                if isinstance(v0, tuple):  # a dim3 known in some components: say why not the rest
+                    c, cenv = calls[0]
+                    for m, comp in zip("xyz", v0):
+                        if comp is None:
+                            env.why[(p, m)] = (f"`{p.name}.{m}` comes from the call at line {c.range.line}: "
+                                               + (why_unknown(ir.Member(c.range, ir.UNKNOWN_TYPE, c.args[i], m), cenv)
+                                                  or "unknown"))
+                continue
+            shown = ", ".join(f"{v} at line {ln}" for v, ln in vals[:3])
+            reason = f"`{p.name}` is a parameter of `{fn.name}`, called with different values ({shown})"
+        env.why[p] = reason
+    return env
+
+
+# ---------------------------------------------------------------------- statements
+
+def _visit(s: ir.Stmt, env: Env, h: _Hooks) -> None:
+    if h.on_launch is None and h.on_call is None:
+        return
+    for e in s.exprs():
+        for x in e.walk():
+            if isinstance(x, ir.LaunchExpr) and h.on_launch is not None:
+                h.on_launch(x, env)
+            elif isinstance(x, ir.Call) and h.on_call is not None and x.function is not None \
+                    and x.function.body is not None:
+                h.on_call(x, env)
+
+
+def _block(b: ir.Block, env: Env, h: _Hooks) -> None:
+    for s in b.stmts:
+        _stmt(s, env, h)
+
+
+def _unknown_because(e: ir.Expr, env: Env, line: int) -> str:
+    r = why_unknown(e, env) or f"`{text(e)}` is not a compile-time constant"
+    return r if "line " in r else f"{r} (line {line})"
+
+
+def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
+    line = s.range.line
+    if isinstance(s, ir.Block):
+        _block(s, env, h)
+    elif isinstance(s, ir.DeclStmt):
+        _visit(s, env, h)
+        v = evaluate(s.init, env) if s.init is not None else None
+        if v is None and s.init is None and s.var.type.spelling.endswith("dim3"):
+            v = (1, 1, 1)
+        if v is not None:
+            _set(env, s.var, wrap(v, s.var.type), s.init, line)
+        elif s.init is None:
+            env.forget(s.var, f"`{s.var.name}` is declared without a value at line {line}")
+        else:
+            env.forget(s.var, _unknown_because(s.init, env, line))
+    elif isinstance(s, ir.ExprStmt):
+        _visit(s, env, h)
+        _assign(s.expr, env, line)
+    elif isinstance(s, ir.If):
+        _visit(s, env, h)
+        _if(s, env, h)
+    elif isinstance(s, ir.Loop):
+        for i in s.init:
+            _stmt(i, env, h)
+        written = assigned_vars(s.body)
+        if s.step is not None:
+            out: set = set()
+            for x in s.step.walk():
+                collect_writes(x, out)
+            written |= out
+        parts = _member_writes(s)
+        for v in written:
+            cur = env.get(v)
+            if v in parts and isinstance(cur, tuple):
+                # Only some components of a dim3 change in the loop (`grid.x = i;`).
+                env.set(v, tuple(None if m in parts[v] else c for m, c in zip("xyz", cur)),
+                        keep_parts=True)
+                for m in parts[v]:
+                    env.why[(v, m)] = f"`{v.name}.{m}` changes in the loop at line {line}"
+            else:
+                env.forget(v, f"`{v.name}` changes in the loop at line {line}")
+        inner = env.copy()
+        _block(s.body, inner, h)
+    elif isinstance(s, ir.Switch):
+        _visit(s, env, h)
+        written = assigned_vars(s.body)
+        for v in written:
+            env.forget(v, f"`{v.name}` is assigned in the switch at line {line}")
+        _block(s.body, env.copy(), h)
+    else:
+        _visit(s, env, h)
+
+
+def _assign(e: ir.Expr, env: Env, line: int) -> None:
+    if isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef):
+        var = e.target.var
+        if e.op == "=":
+            v = evaluate(e.value, env)
+        else:
+            cur = env.get(var)
+            rhs = evaluate(e.value, env)
+            v = None
+            if cur is not None and rhs is not None and not isinstance(cur, tuple):
+                v = _binop(e.op[:-1], cur, rhs, e.type)
+        if v is not None:
+            _set(env, var, wrap(v, var.type), e.value, line)
+        else:
+            env.forget(var, env.why.get(var) if e.op != "=" and var not in env and var in env.why
+                       else _unknown_because(e.value, env, line))
+        return
+    if isinstance(e, ir.Assign) and isinstance(e.target, ir.Member) and \
+            isinstance(e.target.base, ir.VarRef) and e.target.member in ("x", "y", "z"):
+        # A dim3 is tracked per component: `b.x = 128;` after an unknown `b` still gives b.x.
+        var = e.target.base.var
+        cur = env.get(var)
+        if not isinstance(cur, tuple):
+            cur = (None, None, None) if var.type.spelling.endswith("dim3") else None
+        i = "xyz".index(e.target.member)
+        if e.op == "=":
+            v = _as_int(evaluate(e.value, env))
+        else:
+            rhs = evaluate(e.value, env)
+            v = _as_int(_binop(e.op[:-1], cur[i], rhs, e.type)) \
+                if cur is not None and cur[i] is not None and rhs is not None else None
+        if cur is None:
+            env.forget(var, f"`{text(e.target)}` is updated at line {line}")
+            return
+        lst = list(cur)
+        lst[i] = v
+        reason = None if v is not None else (
+            _unknown_because(e.value, env, line) if e.op == "=" else
+            env.why.get((var, e.target.member)) or f"`{text(e.target)}` is updated at line {line}")
+        env.set(var, tuple(lst), keep_parts=True)
+        if reason:
+            env.why[(var, e.target.member)] = reason
+        else:
+            env.why.pop((var, e.target.member), None)
+        return
+    if isinstance(e, ir.UnaryOp) and e.op in ("pre++", "pre--", "post++", "post--") and \
+            isinstance(e.operand, ir.VarRef):
+        var = e.operand.var
+        cur = env.get(var)
+        if isinstance(cur, (int, float)):
+            env.set(var, wrap(cur + (1 if "++" in e.op else -1), var.type))
+        else:
+            env.forget(var, env.why.get(var) or f"`{var.name}` is updated at line {line}")
+        return
+    out: set = set()
+    for x in e.walk():
+        collect_writes(x, out)
+    for v in out:
+        env.forget(v, f"`{v.name}` is modified by `{text(e)}` at line {line}")
+
+
+def _if(s: ir.If, env: Env, h: _Hooks) -> None:
+    c = evaluate(s.cond, env)
+    if c is not None:
+        taken, other = (s.then, s.otherwise) if c else (s.otherwise, s.then)
+        if other is not None:
+            _block(other, env.copy(), h)  # launches in dead code still get a configuration
+        if taken is not None:
+            _block(taken, env, h)
+        return
+    written: set = set()
+    outs = []
+    for b in (s.then, s.otherwise):
+        inner = env.copy()
+        if b is not None:
+            _block(b, inner, h)
+            written |= assigned_vars(b)
+        outs.append(inner)
+    cond = text(s.cond)
+    for v in written:
+        vals = [o.get(v) for o in outs]
+        if vals[0] is not None and all(x == vals[0] for x in vals):
+            env.set(v, vals[0])
+        elif all(isinstance(x, tuple) for x in vals):  # dim3: keep the components that agree
+            merged = tuple(c[0] if all(x == c[0] for x in c) else None for c in zip(*vals))
+            env.set(v, merged, keep_parts=True)
+            for m, c in zip("xyz", merged):
+                if c is None:
+                    env.why[(v, m)] = (f"`{v.name}.{m}` is assigned under the condition `{cond}` "
+                                       f"at line {s.range.line}, which is not known statically")
+        else:
+            env.forget(v, f"`{v.name}` is assigned under the condition `{cond}` at line "
+                          f"{s.range.line}, which is not known statically")
+
+
+def _show(v) -> str:
+    return "(" + ", ".join("?" if c is None else str(c) for c in v) + ")" if isinstance(v, tuple) else f"{v:g}" \
+        if isinstance(v, float) else str(v)
+
+
+def _set(env: Env, var, v, init: Optional[ir.Expr], line: int) -> None:
+    org = env.origins(init)
+    env.set(var, v)
+    if org:
+        env.origin[var] = org
+    else:
+        env.origin.pop(var, None)
+    if isinstance(v, tuple) and init is not None:
+        for m, c in zip("xyz", v):
+            if c is None:
+                env.why[(var, m)] = _unknown_because(init, env, line)
+
+
+def _member_writes(loop: ir.Loop) -> dict:
+    """dim3 variables written in ``loop`` only through components: var -> set of components."""
+    comps: dict = defaultdict(set)
+    whole: set = set()
+    for e in ir.stmt_exprs(loop.body):
+        if isinstance(e, ir.Assign):
+            t = e.target
+            if isinstance(t, ir.Member) and isinstance(t.base, ir.VarRef) and t.member in "xyz" \
+                    and t.base.var.type.spelling.endswith("dim3"):
+                comps[t.base.var].add(t.member)
+                continue
+        w: set = set()
+        collect_writes(e, w)
+        whole |= w
+    for st in ir.walk_stmt(loop.body):
+        if isinstance(st, ir.DeclStmt):
+            whole.add(st.var)
+    return {v: c for v, c in comps.items() if v not in whole}

@@ -1,0 +1,466 @@
+"""Which accesses reach memory, and how many warp-level requests each issues for the launch.
+
+A source-level access is not always a memory instruction. What nvcc -O3 does (checked on
+sm_90 PTX/SASS for each rule; see tests/test_requests.py):
+
+- **store-to-load forwarding / redundant loads**: a load of an address that an earlier store
+  or load of the same thread already touched, on every path to it, with no store in between
+  that may alias it and no barrier, is served from a register (``out[i] = a[i] * a[i]`` loads
+  ``a[i]`` once; ``b[i] = a[i] + 1; c[i] = a[i] * 2`` loads it twice unless the pointers are
+  ``__restrict__``, because the store to ``b[i]`` may change ``a[i]``);
+- **accumulator promotion / loop-invariant loads**: a load in a loop whose address does not
+  change in the loop, in a loop with no store that may alias it (a store to that same address
+  is fine) and no barrier, is done once before the loop (``for j: tmp[i] += A[i*N+j] * x[j]``
+  loads ``tmp[i]`` once, or never when ``tmp[i] = 0`` came before); a store of such an address
+  is sunk after the loop only when nothing else in the loop may alias it.
+
+Aliasing is decided conservatively: two pointer parameters may alias unless one of them is
+``__restrict__``; different ``__shared__``/local arrays, and different memory spaces, never
+alias; two offsets into the same object alias unless they differ by a known constant.
+
+Requests: a warp issues one request per execution of the instruction by at least one of its
+lanes. The count multiplies, per warp, the iterations of the enclosing loops (trip counts
+from the launch's values) in which some lane's path condition holds, over the warps and blocks
+of the launch (guards such as ``if (threadIdx.x < R)`` count only the warps that have such
+lanes). Where a trip count or the grid is not known, ``requests`` is None and a relative
+weight (per block, with stated defaults) is still kept for the kernel-level averages.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Optional
+
+import sympy as sp
+
+from . import symbolic as S
+from .lanes import Lane, num, num_bool, thread_values
+
+_MAX_BLOCKS = 24  # blocks sampled when a guard depends on blockIdx
+_MAX_WARPS = 10   # warps of a block sampled (the first and last always)
+_MAX_ITERS = 8    # iterations sampled per loop level when a guard or trip depends on it
+_BUDGET = 150_000  # condition evaluations per kernel before counts are given up (None)
+
+
+class _OverBudget(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------- aliasing
+
+def _restrict(v) -> bool:
+    return v is not None and "__restrict" in v.type.spelling
+
+
+def _same_address(a: S.AccessEvent, b: S.AccessEvent) -> bool:
+    if a.pointer.base is None or a.pointer.base is not b.pointer.base or a.space != b.space:
+        return False
+    if a.elem_bytes != b.elem_bytes:
+        return False
+    try:
+        return sp.expand(a.offset - b.offset) == 0
+    except (TypeError, ValueError):
+        return False
+
+
+def may_alias(a: S.AccessEvent, b: S.AccessEvent) -> bool:
+    """Whether accesses ``a`` and ``b`` can touch the same bytes (conservative)."""
+    sa, sb = a.space, b.space
+    if sa != sb and "unknown" not in (sa, sb):
+        return False
+    va, vb = a.pointer.base, b.pointer.base
+    if va is not None and va is vb:
+        try:
+            d = sp.expand(a.offset - b.offset)
+        except (TypeError, ValueError):
+            return True
+        if d.is_Integer:
+            return abs(int(d)) < max(a.elem_bytes or 16, b.elem_bytes or 16)
+        return True
+    if va is None or vb is None:
+        return True
+    if va.storage != "param" and vb.storage != "param":
+        return False  # two distinct declared objects (shared, local, __device__ arrays)
+    if _restrict(va) or _restrict(vb):
+        return False
+    if sa in ("shared", "local"):
+        return va.storage == "param" and vb.storage == "param"
+    return True
+
+
+# --------------------------------------------------------------------------- issued
+
+def _variant_in(offset, li: S.LoopInfo) -> bool:
+    """Whether an address may change from one iteration of ``li`` to the next."""
+    if not isinstance(offset, sp.Basic):
+        return True
+    if li.it is not None and li.it in offset.free_symbols:
+        return True
+    return bool(offset.atoms(S.MemLoad) or offset.atoms(S.Opaque))
+
+
+def _in_loop(e: S.AccessEvent, li: S.LoopInfo) -> bool:
+    return any(x is li for x in e.loops)
+
+
+def _path_subset(a: tuple, b: tuple) -> bool:
+    return all(any(x == y for y in b) for x in a)
+
+
+def hoisted_levels(e: S.AccessEvent, events: list) -> int:
+    """How many enclosing loops (innermost first) the access is moved out of by the compiler."""
+    n = 0
+    loops = list(e.loops)
+    for idx in range(len(loops) - 1, -1, -1):
+        li = loops[idx]
+        if li.has_barrier or _variant_in(e.offset, li):
+            break
+        # Conditions added inside this loop's body before the access (or the inner loop it was
+        # moved to): the access does not run on every iteration, so it is not moved.
+        end = len(e.path) if idx == len(loops) - 1 else loops[idx + 1].entry_path_len
+        if end > li.path_len:
+            break
+        others = [x for x in events if x is not e and _in_loop(x, li)]
+        if e.kind == "load":
+            blockers = [x for x in others if x.kind == "store" and not _same_address(x, e)
+                        and may_alias(x, e)]
+        else:
+            blockers = [x for x in others if not _same_address(x, e) and may_alias(x, e)]
+        if blockers or any(x.atomic or x.volatile for x in others if may_alias(x, e)):
+            break
+        n += 1
+    return n
+
+
+def forwarded_from(e: S.AccessEvent, events: list, levels: int) -> Optional[S.AccessEvent]:
+    """An earlier access of the same address whose value the compiler reuses for load ``e``
+    (after ``e`` is hoisted out of ``levels`` loops), or None."""
+    loops = e.loops[:len(e.loops) - levels]
+    start = e.seq
+    if levels:
+        inner = e.loops[len(e.loops) - levels]
+        start = min([x.seq for x in events if _in_loop(x, inner)] + [e.seq])
+    for a in sorted((x for x in events if x.seq < start), key=lambda x: -x.seq):
+        if not _same_address(a, e) or a.atomic or a.volatile or a.epoch != e.epoch:
+            continue
+        if tuple(a.loops) != tuple(loops[:len(a.loops)]) or not _path_subset(a.path, e.path):
+            continue
+        between = [x for x in events if a.seq < x.seq < start and x.kind == "store"
+                   and not _same_address(x, e) and may_alias(x, e)]
+        if between or any(x.atomic for x in events if a.seq < x.seq < start):
+            return None
+        return a
+    return None
+
+
+# --------------------------------------------------------------------------- requests
+
+def _guards(e: S.AccessEvent) -> list:
+    """The access's path conditions without its loops' own conditions (the trip counts say
+    those already)."""
+    own = {li.path_len - 1 for li in e.loops if li.path_len > li.entry_path_len}
+    return [c for i, c in enumerate(e.path) if i not in own]
+
+
+class RequestCounter:
+    """Counts the warp-level requests of accesses for one launch."""
+
+    def __init__(self, ev, launch):
+        self.ev = ev
+        self.syms = ev.syms
+        self.b = ev.b
+        self.model = ev.model
+        self.grid = tuple(launch.grid) if launch is not None and launch.grid else None
+        self.blocks = {i.component: s for s, i in self.syms.info.items() if i.kind == S.BLOCK}
+        self._cache: dict = {}
+        self._budget = _BUDGET
+        self._lanes: dict = {}  # warp -> [(lane, thread values)], lanes 0, last, middle, rest
+
+    def _warp_lanes(self, w: int) -> list:
+        got = self._lanes.get(w)
+        if got is None:
+            lanes = self.model.lanes(w)
+            order = sorted(range(len(lanes)), key=lambda i: (i not in (0, len(lanes) - 1),
+                                                                i != len(lanes) // 2, i))
+            got = [(lanes[i], thread_values(self.syms, lanes[i])) for i in order]
+            self._lanes[w] = got
+        return got
+
+    def _spend(self, n: int = 1) -> None:
+        self._budget -= n
+        if self._budget < 0:
+            raise _OverBudget
+
+    def _bound(self, e):
+        e = self.b.bind(e)
+        if isinstance(e, sp.Basic) and self.b.defaults:
+            free = e.free_symbols & set(self.b.defaults)
+            if free:
+                e = e.xreplace({s: self.b.defaults[s] for s in free})
+                return e, True
+        return e, False
+
+    def count(self, e: S.AccessEvent, levels: int) -> tuple[Optional[float], Optional[float], list]:
+        """(requests for the launch or None, requests per block (weight) or None, notes)."""
+        loops = tuple(e.loops[:len(e.loops) - levels])
+        gone = {li.it for li in e.loops[len(loops):] if li.it is not None}
+        path = tuple(c for c in _guards(e) if not (getattr(c, "free_symbols", set()) & gone))
+        key = (path, tuple(id(li) for li in loops))
+        if key in self._cache:
+            return self._cache[key]
+        try:
+            res = self._count(path, loops)
+        except _OverBudget:
+            res = (None, None, ["too many guarded or lane-dependent iterations to count the requests"])
+        self._cache[key] = res
+        return res
+
+    def _count(self, path: tuple, loops: tuple):
+        notes: list = []
+        defaulted = False
+        conds = []
+        for c in path:
+            cb, d = self._bound(c)
+            defaulted |= d
+            if cb is not sp.true:
+                conds.append(cb)
+        trips = []
+        for li in loops:
+            if li.trip is None:
+                return None, None, [f"the trip count of the loop at line {li.loop.range.line} is not known"]
+            t, d = self._bound(li.trip)
+            defaulted |= d
+            trips.append((li.it, t))
+        syms = set()
+        for c in conds:
+            syms |= getattr(c, "free_symbols", set())
+        for _, t in trips:
+            syms |= getattr(t, "free_symbols", set())
+        block_dep = bool(syms & set(self.blocks.values()))
+        iters = {li.it for li in loops if li.it is not None}
+        allowed = self.syms.thread_symbols | set(self.blocks.values()) | iters
+        if syms - allowed:
+            # a condition on data or an unmodelled value: assume every lane takes it
+            keep = []
+            for c in conds:
+                if getattr(c, "free_symbols", set()) - allowed:
+                    notes.append("a condition depends on run-time data; counted as always true")
+                else:
+                    keep.append(c)
+            conds = keep
+            if any(getattr(t, "free_symbols", set()) - allowed for _, t in trips):
+                return None, None, ["a loop trip count depends on run-time data"]
+        blocks = self._block_samples() if block_dep else [({}, 1.0)]
+        if blocks is None:
+            return None, None, ["the guard depends on blockIdx and the grid is not known"]
+        nw = self.model.nwarps
+        if nw <= _MAX_WARPS:
+            warps = [(w, 1.0) for w in range(nw)]
+        else:  # the first and last warps once each, evenly spaced ones for the rest
+            k = _MAX_WARPS - 2
+            warps = [(0, 1.0), (nw - 1, 1.0)] + [(1 + (j * (nw - 3)) // (k - 1), (nw - 2) / k)
+                                                  for j in range(k)]
+        total = 0.0
+        for bvals, weight in blocks:
+            for w, ww in warps:
+                total += weight * ww * self._warp_count(self._warp_lanes(w), bvals, conds, trips, 0, {})
+        per_block = total / sum(wt for _, wt in blocks)
+        nblocks = None
+        if self.grid:
+            nblocks = self.grid[0] * self.grid[1] * self.grid[2]
+        if defaulted:
+            notes.append("request count uses stated default values for unknown parameters")
+        requests = per_block * nblocks if (nblocks is not None and not defaulted) else None
+        return requests, per_block, notes
+
+    def _block_samples(self):
+        if not self.grid:
+            return None
+        gx, gy, gz = self.grid
+        n = gx * gy * gz
+        if n <= _MAX_BLOCKS:
+            coords = itertools.product(range(gx), range(gy), range(gz))
+            return [({self.blocks[c]: v for c, v in zip("xyz", p) if c in self.blocks}, 1.0) for p in coords]
+        def at(lin, w):
+            p = (lin % gx, (lin // gx) % gy, lin // (gx * gy))
+            return ({self.blocks[c]: v for c, v in zip("xyz", p) if c in self.blocks}, w)
+
+        # The first and last blocks (where edge guards bite) count once each; evenly spaced
+        # interior blocks stand for the rest.
+        k = _MAX_BLOCKS - 2
+        inner = [1 + (j * (n - 3)) // (k - 1) for j in range(k)]
+        return [at(0, 1.0), at(n - 1, 1.0)] + [at(lin, (n - 2) / k) for lin in inner]
+
+    def _warp_count(self, lanes: list, bvals: dict, conds: list, trips: list, depth: int,
+                    itvals: dict) -> float:
+        """Iterations (of loops[depth:]) in which at least one lane of the warp executes;
+        ``lanes`` are (Lane, thread values) pairs."""
+        extra = {**bvals, **itvals}
+        if depth == len(trips):
+            for _, tv in lanes:
+                self._spend(len(conds) or 1)
+                vals = {**tv, **extra}
+                if all(num_bool(c, vals) is not False for c in conds):
+                    return 1.0
+            return 0.0
+        it, t = trips[depth]
+        tfree = getattr(t, "free_symbols", set())
+        lane_trip = bool(tfree & self.syms.thread_symbols)
+        trips_of = []
+        for _, tv in (lanes if lane_trip else lanes[:1]):
+            self._spend()
+            v = num(t, {**tv, **extra})
+            if v is None:
+                return 0.0
+            trips_of.append(int(v))
+        tmax = max(trips_of)
+        if tmax <= 0:
+            return 0.0
+        inner_syms = set()
+        for c in conds:
+            inner_syms |= getattr(c, "free_symbols", set())
+        for _, t2 in trips[depth + 1:]:
+            inner_syms |= getattr(t2, "free_symbols", set())
+        if it is None or (it not in inner_syms and not lane_trip):
+            return tmax * self._warp_count(lanes, bvals, conds, trips, depth + 1, itvals)
+        # The iteration matters (a guard on it, a trip that depends on it, or lanes with
+        # different trips): sample iterations evenly and scale.
+        picks = list(range(tmax)) if tmax <= _MAX_ITERS else \
+            [(k * (tmax - 1)) // (_MAX_ITERS - 1) for k in range(_MAX_ITERS)]
+        acc = 0.0
+        for k in picks:
+            live = [ln for ln, n in zip(lanes, trips_of) if n > k] if lane_trip else lanes
+            if live:
+                acc += self._warp_count(live, bvals, conds, trips, depth + 1, {**itvals, it: k})
+        return acc * tmax / len(picks)
+
+
+    # ------------------------------------------------------------ lanes leaving a loop early
+    def diverging_sectors(self, e: S.AccessEvent) -> Optional[float]:
+        """Sectors per request of a global access inside a loop whose trip count differs
+        between the lanes of a warp (``for (j2 = j1 + 1; j2 < M; j2++)``): its last
+        iterations run with fewer lanes, so fewer sectors. Averaged over sampled blocks, warps
+        and iterations; None when the address or a trip has no number."""
+        if e.space != "global" or not e.elem_bytes or not self.grid or not e.loops:
+            return None
+        if not any(li.trip is not None and getattr(self.b.bind(li.trip), "free_symbols", set())
+                   & self.syms.thread_symbols for li in e.loops):
+            return None
+        off, d1 = self._bound(e.offset)
+        if d1 or not isinstance(off, sp.Expr):
+            return None
+        trips = []
+        for li in e.loops:
+            t, d = self._bound(li.trip) if li.trip is not None else (None, True)
+            if d or li.it is None:
+                return None
+            trips.append((li.it, t))
+        conds = [c for c in (self._bound(c)[0] for c in _guards(e)) if c is not sp.true]
+        from .coalescing import units_touched
+
+        acc = [0.0, 0.0]  # sectors, requests (weighted)
+        self._budget = _BUDGET  # its own budget: one access, sampled
+
+        def leaf(lanes, extra, wt):
+            addrs = []
+            for _, tv in lanes:
+                self._spend(len(conds) + 1)
+                vals = {**tv, **extra}
+                if all(num_bool(c, vals) is not False for c in conds):
+                    a = num(off, vals)
+                    if a is None:
+                        raise _OverBudget
+                    addrs.append(int(a))
+            if addrs:
+                acc[0] += wt * units_touched(addrs, e.elem_bytes, 32)
+                acc[1] += wt
+
+        used = set(off.free_symbols)
+        for c in conds:
+            used |= getattr(c, "free_symbols", set())
+        for _, t in trips:
+            used |= getattr(t, "free_symbols", set())
+
+        def walk(lanes, depth, extra, wt):
+            if depth == len(trips):
+                return leaf(lanes, extra, wt)
+            it, t = trips[depth]
+            counts = []
+            for _, tv in lanes:
+                self._spend()
+                v = num(t, {**tv, **extra})
+                if v is None:
+                    raise _OverBudget
+                counts.append(int(v))
+            if not counts or max(counts) <= 0:
+                return
+            tmin, tmax = min(counts), max(counts)
+            if it not in used and tmin == tmax:
+                return walk(lanes, depth + 1, {**extra, it: 0}, wt * tmax)
+            # Two strata: every lane in the loop (0..tmin), lanes leaving it (tmin..tmax).
+            for lo, hi in ((0, tmin), (tmin, tmax)):
+                n = hi - lo
+                if n <= 0:
+                    continue
+                k = min(n, _MAX_ITERS // 2 if lo == 0 and tmin < tmax else _MAX_ITERS)
+                for j in range(k):
+                    it_v = lo + (j * (n - 1)) // max(k - 1, 1)
+                    live = [ln for ln, c in zip(lanes, counts) if c > it_v]
+                    if live:
+                        walk(live, depth + 1, {**extra, it: it_v}, wt * n / k)
+
+        try:
+            for bvals, _ in (self._block_samples() or []):
+                for w in range(self.model.nwarps):
+                    walk(self._warp_lanes(w), 0, dict(bvals), 1.0)
+        except _OverBudget:
+            return None
+        return acc[0] / acc[1] if acc[1] else None
+
+
+# --------------------------------------------------------------------------- table
+
+def annotate(table, launch) -> None:
+    """Set ``issued``, ``requests``, ``weight`` (requests per block, for kernel averages) and
+    the reason on every access of ``table`` (an AccessTable)."""
+    ev = getattr(table, "evaluator", None)
+    accs = [a for a in table.accesses if a.event is not None]
+    events = [a.event for a in accs]
+    counter = RequestCounter(ev, launch) if ev is not None else None
+    for a in accs:
+        e = a.event
+        if a.space == "constant":
+            continue  # constant-cache reads are not LSU requests
+        levels = 0
+        if not (e.atomic or e.volatile):
+            levels = hoisted_levels(e, events)
+        src = forwarded_from(e, events, levels) if e.kind == "load" and not (e.atomic or e.volatile) else None
+        if src is not None:
+            a.issued = False
+            a.requests = 0
+            a.weight = 0.0
+            what = "stored" if src.kind == "store" else "loaded"
+            a.request_note = (f"kept in a register: no request (the value {what} at line "
+                              f"{src.node.range.line} is reused"
+                              + (f"; the load is moved out of {levels} loop(s)" if levels else "") + ")")
+            continue
+        if levels:
+            lines = ", ".join(str(li.loop.range.line) for li in e.loops[len(e.loops) - levels:])
+            verb = "loaded once before" if e.kind == "load" else "stored once after"
+            a.request_note = (f"{verb} the loop at line {lines}: its address does not change there "
+                              "and nothing in the loop may alias it")
+        if counter is None:
+            continue
+        if levels == 0 and not e.atomic:
+            sec = counter.diverging_sectors(e)
+            if sec is not None and a.sectors_per_request is not None and \
+                    abs(sec - a.sectors_per_request) > 1e-6:
+                a.assumptions.append(f"lanes leave the loop at different iterations: "
+                                     f"{sec:.3g} sectors per request on average instead of "
+                                     f"{a.sectors_per_request:g} with every lane active")
+                a.sectors_per_request = sec
+        req, per_block, notes = counter.count(e, levels)
+        a.requests = None if req is None else round(req)
+        a.weight = per_block
+        for n in notes:
+            if n not in a.assumptions:
+                a.assumptions.append(n)

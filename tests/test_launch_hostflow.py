@@ -1,0 +1,154 @@
+"""Launch configurations and kernel arguments resolved through real host code
+(analyzer/hostflow.py, analyzer/constprop.py). Each expected value is the C arithmetic done by
+hand in the comment next to it."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from cudalint.analyzer.launch import resolve_launch_sites
+from cudalint.analyzer.pipeline import AnalysisOptions, FileAnalysis, analyze_file, lower
+
+HOST = r"""
+#include <math.h>
+#include <algorithm>
+#define NI 1000
+#define BS 128
+const int N = 4096;
+constexpr int TPB = 256;
+static const unsigned int WIDTH = 1000;
+__global__ void k(int n, float *a) { if (threadIdx.x < n) a[threadIdx.x] = n; }
+int iDivUp(int a, int b) { return (a % b != 0) ? (a / b + 1) : (a / b); }
+inline int divup(int a, int b) { int q = a / b; if (a % b) q++; return q; }
+void run(int ni, float *a) {
+  dim3 block(32, 8);
+  dim3 grid1((size_t)(ceil(((float)NI) / ((float)block.x))), (size_t)ceil(((float)NI) / ((float)block.y)));
+  k<<<grid1, block>>>(ni, a);
+  k<<<(N + TPB - 1) / TPB, TPB>>>(N, a);
+  k<<<N / BS + (N % BS != 0), BS>>>(N, a);
+  k<<<iDivUp(NI, BS), BS>>>(ni, a);
+  k<<<divup(NI, BS), BS>>>(ni, a);
+  k<<<std::min(64, (NI + 255) / 256), 256>>>(ni, a);
+  k<<<(int)floor(NI / 256.0) + 1, 256>>>(ni, a);
+  size_t bytes = WIDTH * sizeof(float);
+  unsigned int blocks = (WIDTH + BS - 1) / BS;
+  k<<<blocks, BS>>>(bytes, a);
+  dim3 g2; g2.x = grid1.y; g2.y = 2;
+  k<<<g2, block>>>(ni, a);
+  int m = ni * 2;
+  k<<<m / 32, 32>>>(m, a);
+  unsigned int u = 0u - 1u;
+  k<<<u / 2147483648u, 32>>>(1, a);
+}
+int main(int argc, char **argv) {
+  int ni = NI; float *a; run(ni, a);
+  int n = atoi(argv[1]);
+  k<<<n / 256, 256>>>(n, a);
+  for (int t = 1; t < 4; t++) k<<<t, 64>>>(t, a);
+  dim3 g3(1, 1); for (int t = 0; t < 4; t++) { g3.x = t + 1; k<<<g3, 64>>>(t, a); }
+  int s = argc > 2 ? 64 : 128;
+  k<<<s, 32>>>(s, a);
+  int w = 100;
+  if (argc > 3) w = 100;
+  k<<<w, 32>>>(w, a);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    p = tmp_path_factory.mktemp("host") / "host.cu"
+    p.write_text(HOST)
+    opts = AnalysisOptions(use_ptxas=False)
+    fa = FileAnalysis(path=str(p), options=opts)
+    tu = lower(str(p), HOST, opts, fa)
+    resolve_launch_sites(tu)
+    return sorted(tu.launches, key=lambda s: (s.range.line, s.range.column))
+
+
+def test_grids_through_host_idioms(sites):
+    grids = [s.grid for s in sites]
+    assert grids[:11] == [
+        (32, 125, 1),  # ceil(1000 / 32.0), ceil(1000 / 8.0): float casts, ceil, members of block
+        (16, 1, 1),    # (4096 + 255) / 256 with const and constexpr
+        (32, 1, 1),    # 4096 / 128 + (4096 % 128 != 0)
+        (8, 1, 1),     # iDivUp(1000, 128): 7 + 1
+        (8, 1, 1),     # divup: q = 7; q++ under a known condition
+        (4, 1, 1),     # std::min(64, 1255 / 256)
+        (4, 1, 1),     # (int)floor(3.90625) + 1
+        (8, 1, 1),     # unsigned (1000 + 127) / 128
+        (125, 2, 1),   # g2.x = grid1.y; g2.y = 2 on a default dim3
+        (62, 1, 1),    # m = ni * 2 with ni = 1000 from main's `int ni = NI; run(ni, ...)`
+        (1, 1, 1),     # unsigned wrap: (0u - 1u) / 2^31 = 4294967295 / 2147483648 = 1
+    ]
+
+
+def test_scalar_argument_from_the_caller(sites):
+    assert sites[0].arg_values[0] == 1000   # `int ni = NI; run(ni, a)` -> k(ni, ...)
+    assert sites[7].arg_values[0] == 4000   # size_t bytes = 1000 * sizeof(float)
+
+
+def test_unknown_values_say_why(sites):
+    by_line = {}
+    for s in sites:
+        by_line.setdefault(s.range.line, s)
+    runtime = sites[11]
+    assert runtime.grid is None
+    assert any("`atoi(argv[1])` is computed at run time" in u for u in runtime.unknown)
+    loop = sites[12]
+    assert loop.grid is None and any("`t` changes in the loop" in u for u in loop.unknown)
+    comp = sites[13]  # g3.x = t + 1 in the loop: only x is unknown, and why is the root cause
+    (why,) = [u for u in comp.unknown if u.startswith("grid")]
+    assert comp.grid is None and why == "grid `g3`: `t` changes in the loop at line 37"
+    cond = sites[14]
+    assert cond.grid is None and any("argc > 2" in u or "argc" in u for u in cond.unknown)
+    # assigned under an unknown condition, but to the same value on both paths: known
+    assert sites[15].grid == (100, 1, 1)
+
+
+def test_explain_names_the_unknown(tmp_path):
+    p = tmp_path / "u.cu"
+    p.write_text(textwrap.dedent("""
+        __global__ void k(float *a) { a[threadIdx.x] = 0; }
+        int main(int argc, char **argv) {
+            int n = atoi(argv[1]);
+            float *a;
+            k<<<(n + 255) / 256, 256>>>(a);
+        }"""))
+    fa = analyze_file(str(p), AnalysisOptions(use_ptxas=False))
+    lc = fa.kernels[0].launch
+    assert lc.grid is None
+    assert any(a.startswith("grid `(n + 255) / 256` at line 6 is not known statically: "
+                            "`atoi(argv[1])` is computed at run time") for a in lc.assumptions)
+
+
+def test_polybench_style_launch(tmp_path):
+    """The issue's example: dim3 grid((size_t)ceil(((float)NJ) / ((float)block.x)), ...)
+    with the sizes passed down from main through a host function."""
+    p = tmp_path / "pb.cu"
+    p.write_text(textwrap.dedent("""
+        #include <math.h>
+        #define NI 512
+        #define NJ 1024
+        __global__ void gemm(int ni, int nj, float *c) {
+            int j = blockIdx.x * blockDim.x + threadIdx.x;
+            int i = blockIdx.y * blockDim.y + threadIdx.y;
+            if (i < ni && j < nj) c[i * nj + j] = 0;
+        }
+        void gemmCuda(int ni, int nj, float *c) {
+            dim3 block(32, 8);
+            dim3 grid((size_t)(ceil(((float)NJ) / ((float)block.x))), (size_t)(ceil(((float)NI) / ((float)block.y))));
+            gemm<<<grid, block>>>(ni, nj, c);
+        }
+        int main() { int ni = NI; int nj = NJ; float *c; gemmCuda(ni, nj, c); }
+        """))
+    fa = analyze_file(str(p), AnalysisOptions(use_ptxas=False))
+    lc = fa.kernels[0].launch
+    assert lc.grid == (32, 64, 1) and lc.block == (32, 8, 1)
+    assert lc.param_values == {"ni": 512, "nj": 1024}
+    # Said, not assumed silently: the values come from the one call in this file.
+    assert lc.assumptions == [
+        "values from the callers in this file (another caller elsewhere may pass others): "
+        "`ni` = 512 in `gemmCuda`, as the only call in this file passes (line 15); "
+        "`nj` = 1024 in `gemmCuda`, as the only call in this file passes (line 15)"]

@@ -1,0 +1,163 @@
+"""The request model (analyzer/requests.py) and predicted_counters (analyzer/counters.py).
+
+Every rule is checked against what nvcc 13 -O3 -arch=sm_90 emits. ``cuobjdump -sass`` of
+tests/data/requests_gt/forwarding_sass.cu (memory instructions per kernel, loops unrolled by 16
+or 32) gave:
+
+    gemv               LDG.E 32, STG.E 17   -> no LDG of tmp[i]: forwarded from `tmp[i] = 0`
+    gemv_nostore       LDG.E 33, STG.E 16   -> one LDG of tmp[i] before the loop
+    gemv_restrict      LDG.E 1 (+32 .CONSTANT), STG.E 1 -> tmp loaded once, stored once
+    gemm               LDG.E 65, STG.E 33   -> c loaded once (the `*= beta`), none in the loop
+    same_stmt          LDG.E 1              -> a[i] * a[i] + a[i]: one load
+    store_between      LDG.E 2              -> the store to b[i] may alias a[i]: reloaded
+    store_between_restrict  LDG 1           -> __restrict__: no reload
+    hoist              LDG.E 33, STG.E 1    -> a[i] once before the k loop, b[k] per iteration
+    store_fwd          STG.E 2, no LDG      -> a[i] = ...; out[i] = a[i] + 1: forwarded
+
+and tests/data/requests_gt/measured-h100.json holds Nsight Compute's request and sector counts
+of nine kernels (PolyBench ATAX/CORR/JACOBI1D, HeCBench stencil_1d, the cases above) on an
+H100: the predicted requests must equal the measured ones.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
+from cudalint.commands.validate_report import agree
+
+DATA = Path(__file__).parent / "data" / "requests_gt"
+MEASURED = json.loads((DATA / "measured-h100.json").read_text())["kernels"]
+
+
+@lru_cache(maxsize=None)
+def _file(path: str, block=None, grid=None):
+    fa = analyze_file(path, AnalysisOptions(arch="sm_90", block=block, grid=grid, use_ptxas=False))
+    assert fa.error is None, fa.error
+    return {k.function.name: k for k in fa.kernels}
+
+
+def _acc(k, array, kind):
+    return [a for a in k.accesses if a.array == array and a.kind == kind]
+
+
+# ------------------------------------------------------------------ forwarding rules (SASS)
+
+@pytest.fixture(scope="module")
+def fw():
+    return _file(str(DATA / "forwarding_sass.cu"), (256, 1, 1), (2, 1, 1))
+
+
+def test_accumulator_load_forwarded_from_initial_store(fw):
+    k = fw["gemv"]
+    (ld,) = _acc(k, "tmp", "load")
+    assert ld.issued is False and ld.requests == 0
+    assert "kept in a register" in ld.request_note
+    # stores stay in the loop (A and x may alias tmp): 16 warps x 512 iterations + the `= 0`
+    assert sorted(a.requests for a in _acc(k, "tmp", "store")) == [16, 16 * 512]
+    assert {a.array: a.requests for a in k.accesses if a.kind == "load" and a.issued} == \
+        {"A": 16 * 512, "x": 16 * 512}
+
+
+def test_accumulator_without_initial_store_is_loaded_once(fw):
+    (ld,) = _acc(fw["gemv_nostore"], "tmp", "load")
+    assert ld.issued and ld.requests == 16          # once per warp, before the loop
+    (st,) = _acc(fw["gemv_nostore"], "tmp", "store")
+    assert st.requests == 16 * 512
+
+
+def test_restrict_accumulator_store_sunk(fw):
+    (st,) = _acc(fw["gemv_restrict"], "tmp", "store")
+    assert st.requests == 16 and "stored once after the loop" in st.request_note
+
+
+def test_gemm_accumulator_forwarded_from_scaling(fw):
+    loads = _acc(fw["gemm"], "c", "load")
+    assert [a.issued for a in loads] == [True, False]
+
+
+def test_repeated_loads_in_one_statement_count_once(fw):
+    loads = _acc(fw["same_stmt"], "a", "load")
+    assert [a.issued for a in loads] == [True, False, False]
+
+
+def test_store_that_may_alias_forces_a_reload(fw):
+    assert [a.issued for a in _acc(fw["store_between"], "a", "load")] == [True, True]
+    assert [a.issued for a in _acc(fw["store_between_restrict"], "a", "load")] == [True, False]
+
+
+def test_loop_invariant_load_hoisted(fw):
+    (a,) = _acc(fw["hoist"], "a", "load")
+    (b,) = _acc(fw["hoist"], "b", "load")
+    assert a.requests == 16 and b.requests == 16 * 512
+
+
+def test_store_to_load_forwarding(fw):
+    (ld,) = _acc(fw["store_fwd"], "a", "load")
+    assert ld.issued is False
+
+
+def test_explain_json_and_text_show_issued_and_requests(tmp_path):
+    from cudalint.reporters.explain import explain_json, render_explain_text
+
+    fa = analyze_file(str(DATA / "forwarding_sass.cu"), AnalysisOptions(block=(256, 1, 1), grid=(2, 1, 1),
+                                                                          use_ptxas=False))
+    data = explain_json([fa], "sm_90")
+    k = next(k for k in data["files"][0]["kernels"] if k["name"] == "gemv")
+    tmp_ld = next(a for a in k["accesses"] if a["array"] == "tmp" and a["kind"] == "load")
+    assert tmp_ld["issued"] is False and tmp_ld["requests"] == 0
+    assert k["predicted_counters"]["global_ld_sectors_per_request"] == 16.5  # (32 + 1) / 2
+    text = render_explain_text([fa], "sm_90")
+    assert "kept in a register: no request" in text
+
+
+# ------------------------------------------------------------------ measured on an H100
+
+@pytest.mark.parametrize("name", sorted(MEASURED))
+def test_requests_match_the_hardware(name):
+    """Warp-level requests per kind (sum over the kernel's accesses) equal Nsight Compute's
+    l1tex__t_requests counts; guards (halo loads under threadIdx.x < 7, the first block's
+    gindex < 7), triangular loops (CORR) and the compiler's forwarding all count."""
+    m = MEASURED[name]
+    ks = _file(str(DATA / m["file"]))
+    k = ks[name]
+    assert tuple(k.launch.grid) == tuple(m["grid"])  # resolved from the host code
+    for kind, key in (("load", "global_ld_requests"), ("store", "global_st_requests")):
+        got = [a.requests for a in k.accesses if a.space == "global" and a.kind == kind]
+        assert None not in got
+        assert sum(got) == m[key], f"{name} {kind}: predicted {sum(got)}, measured {m[key]}"
+
+
+# CORR's j2 loop starts at j1 + 1: lanes leave it one iteration apart, and its last
+# iterations run with fewer lanes (fewer sectors): measured 30.17 sectors per store request,
+# 32 if every lane were active. The model samples those iterations (requests.diverging_sectors).
+KNOWN: set = set()
+
+
+@pytest.mark.parametrize("name", sorted(MEASURED))
+def test_predicted_counters_match_the_hardware(name):
+    m = MEASURED[name]
+    pc = _file(str(DATA / m["file"]))[name].to_json()["predicted_counters"]
+    for kind in ("ld", "st"):
+        measured = m[f"global_{kind}_sectors"] / m[f"global_{kind}_requests"]
+        got = pc[f"global_{kind}_sectors_per_request"]
+        ok, tol = agree(f"global_{kind}_sectors_per_request", got, measured)
+        assert ok or (name, f"global_{kind}") in KNOWN, f"{name} {kind}: {got} vs {measured:.3f} ({tol})"
+    if "shared_ld_requests" in m:
+        ok, _ = agree("shared_ld_wavefronts_per_request", pc["shared_ld_wavefronts_per_request"],
+                      m["shared_ld_wavefronts"] / m["shared_ld_requests"])
+        assert ok
+
+
+def test_issue_examples():
+    """Issue 12: the gemv-like accumulator measures (32 + 1) / 2 = 16.5 sectors per load
+    request (cudalint predicted 12.3 = (32 + 4 + 1) / 3 before), the CORR kernel 4.2 (13.6
+    before)."""
+    pc = _file(str(DATA / "kernels" / "req_atax1.cu"))["req_atax1"].to_json()["predicted_counters"]
+    assert pc["global_ld_sectors_per_request"] == 16.5
+    pc = _file(str(DATA / "kernels" / "req_corr.cu"))["req_corr"].to_json()["predicted_counters"]
+    assert abs(pc["global_ld_sectors_per_request"] - 4.21) <= 0.5
+    assert abs(pc["global_st_sectors_per_request"] - 30.17) <= 0.5
