@@ -26,6 +26,8 @@ from . import ir
 from . import symbolic as S
 from .banks import SharedCost, WarpSyncHazard, shared_cost, warp_sync_hazards
 from .coalescing import GlobalCost, global_cost
+from .constant_cache import constant_cost
+from .display import user_text
 from .lanes import AddressEvaluator, LaneModel
 from .target import DEFAULT_ARCH, Target, load_target
 
@@ -66,6 +68,7 @@ class Access:
     ideal_sectors: Optional[float] = None
     ways: Optional[float] = None
     min_wavefronts: Optional[float] = None
+    addresses_per_request: Optional[float] = None  # constant: distinct addresses a warp asks for
     event: Optional[S.AccessEvent] = field(default=None, repr=False)
     range: Optional[ir.SourceRange] = field(default=None, repr=False)
     variable: Optional[ir.Variable] = field(default=None, repr=False)
@@ -95,6 +98,8 @@ class Access:
             d["function"] = self.function
         if self.atomic:
             d["atomic"] = True
+        if self.space == "constant":
+            d["addresses_per_request"] = _round(self.addresses_per_request)
         return d
 
 
@@ -274,14 +279,16 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
         notes.extend(n for n in c.notes if n not in notes)
     elif space == "constant":
         wa = ev.evaluate(e.offset, e.path)
-        c = global_cost(wa, e.elem_bytes, (9, 0), e.kind)
-        A.pattern = c.pattern
-        A.stride = c.stride
-        A.why = c.why
-        A.exact = c.exact
-        if c.distinct_addresses and c.distinct_addresses > 1:
-            notes.append(f"constant cache serves {c.distinct_addresses} distinct addresses one "
-                         "after another")
+        cc = constant_cost(wa, e.elem_bytes)
+        A.pattern = cc.pattern  # broadcast or divergent: "coalesced" means nothing here
+        A.addresses_per_request = cc.addresses_per_request
+        A.why = cc.why
+        A.exact = cc.exact
+        A.cost = cc
+        notes.extend(n for n in cc.notes if n not in notes)
+        if cc.pattern == "divergent":
+            notes.append(f"the constant cache serves the {_round(cc.addresses_per_request, 2)} distinct "
+                         "addresses of a warp request one after another")
     # Where the numbers come from.
     used = e.offset.free_symbols if isinstance(e.offset, sp.Basic) else set()
     for s in sorted(used, key=lambda s: s.name):
@@ -300,10 +307,14 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
 
 def _request_parts(elem: Optional[ir.CType], size: Optional[int]) -> list[tuple[int, int]]:
     """How the hardware moves one element: a single request for 1/2/4/8/16-byte scalars and
-    vector types (LDG.64/.128), else one 4-byte request per word (a struct, a float3)."""
+    vector types (LDG.64/.128), and for an 8- or 16-byte struct aligned to its size
+    (`struct alignas(16)`, llm.c's x128: one 128-bit access); else one 4-byte request per word
+    (a struct of 4-byte alignment, a float3: the compiler cannot widen it)."""
     if not size or elem is None:
         return [(0, size or 0)]
     if elem.kind != "record" and size in (1, 2, 4, 8, 16):
+        return [(0, size)]
+    if elem.kind == "record" and size in (8, 16) and (elem.align or 0) >= size:
         return [(0, size)]
     if size <= 4 or size % 4:
         return [(0, size)]
@@ -315,10 +326,10 @@ def _index_text(e: S.AccessEvent, syms: S.Symbols, bindings: S.Bindings) -> str:
     numbers were computed with; other parameters stay symbolic)."""
     q = e.index_expr()
     if q is None:
-        return e.index_text()
+        return user_text(e.index_text())
     dims = {s: v for s, v in bindings.values.items()
             if syms.info.get(s) is not None and syms.info[s].kind == S.BLOCKDIM}
-    return sp.sstr(sp.expand(q.xreplace(dims))) if dims else sp.sstr(q)
+    return user_text(sp.expand(q.xreplace(dims)) if dims else q)
 
 
 def kernel_mean(table: AccessTable, space: str, kind: str, field_name: str) -> Optional[float]:

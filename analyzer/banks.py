@@ -24,6 +24,7 @@ from typing import Callable, Optional
 
 import sympy as sp
 
+from . import symbolic as S
 from .coalescing import pattern_geometry
 from .lanes import AddressEvaluator, WarpAddresses, num, thread_values
 
@@ -269,7 +270,13 @@ def _cross_lane(ev: AddressEvaluator, load, store, w: int, lanes: list) -> bool:
     sa = ev.active_lanes(w, store.path, lanes)
     if len(set(l.lane for l in la) | set(l.lane for l in sa)) < 2:
         return False
-    for fill in (1, 2, 16):
+    # When what separates the read from the write is an unknown size (`shared + C` against
+    # `shared`), a small stand-in value can make them overlap where a real size would not:
+    # only an overlap for every stand-in value (1024 too, the default size) is evidence then.
+    diff = ev.b.bind(load.offset) - ev.b.bind(store.offset)
+    sized = any(ev.syms.kind(x) in (S.PARAM, S.TEMPLATE) for x in getattr(diff, "free_symbols", ()))
+    seen = []
+    for fill in ((1, 2, 16, 1024) if sized else (1, 2, 16)):
         A = _lane_addresses(ev, load.offset, la, fill)
         B = _lane_addresses(ev, store.offset, sa, fill)
         if A is None or B is None:
@@ -277,7 +284,6 @@ def _cross_lane(ev: AddressEvaluator, load, store, w: int, lanes: list) -> bool:
         writers: dict = {}
         for l, a in B.items():
             writers.setdefault(a, set()).add(l)
-        if any(writers.get(a, set()) - {l} for l, a in A.items()):
-            return True
-    return False
+        seen.append(any(writers.get(a, set()) - {l} for l, a in A.items()))
+    return bool(seen) and (all(seen) if sized else any(seen))
 

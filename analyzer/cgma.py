@@ -128,6 +128,7 @@ def _jval(x):
 
 
 _THREAD_VARYING_CALLS = ("__shfl", "__ballot", "__activemask", "__lanemask", "__lane_id", "clock",
+                         "thread_rank", "thread_index", "meta_group_rank",  # cooperative groups
                          "curand", "__any", "__all", "__match", "__reduce")
 
 
@@ -588,8 +589,35 @@ def _selective_guards(fn: ir.Function, deps: "thread_dependence") -> dict:
     return out
 
 
-def _tiling(fn: ir.Function, counts: KernelCounts, block: tuple, source_lines: list[str]) -> list[TilingCandidate]:
+def _address_dims(accesses) -> dict:
+    """id(access node) -> the thread dimensions its symbolic address depends on, from the
+    access facts (:mod:`.accesses`): the one address every rule reads, base pointer included
+    (``const float* x = inp + idx * C; x[i]``), cooperative-group ranks and pointers advanced
+    in loops too. A node the walk met several times (an unrolled or inlined copy) depends on
+    the union."""
+    out: dict = {}
+    if accesses is None or getattr(accesses, "evaluator", None) is None:
+        return out
+    syms = accesses.evaluator.syms
+    from .symbolic import THREAD
+    for a in accesses:
+        ev = a.event
+        if ev is None:
+            continue
+        off = ev.offset
+        dims = set()
+        for sym in getattr(off, "free_symbols", ()):
+            info = syms.info.get(sym)
+            if info is not None and info.kind == THREAD:
+                dims.add(info.component)
+        out.setdefault(id(ev.node), set()).update(dims)
+    return out
+
+
+def _tiling(fn: ir.Function, counts: KernelCounts, block: tuple, source_lines: list[str],
+            accesses=None) -> list[TilingCandidate]:
     deps = thread_dependence(fn)
+    address_dims = _address_dims(accesses)
     guards = _selective_guards(fn, deps)
     stored = {a.variable for a in counts.accesses if a.kind in ("store", "atomic") and a.variable is not None}
     by_loop: dict = {}
@@ -606,6 +634,11 @@ def _tiling(fn: ir.Function, counts: KernelCounts, block: tuple, source_lines: l
         for ie in acc.indices:
             index_deps |= deps.of(ie)
             index_vars |= deps.variables(ie)
+        if id(acc.node) in address_dims:
+            # The whole address, not only the subscript: a per-thread base pointer counts.
+            index_deps = set(address_dims[id(acc.node)])
+        elif accesses is not None and not getattr(accesses, "error", ""):
+            continue  # the access facts did not see this load (dead code, not inlined): no claim
         picked = guards.get(id(acc.node), frozenset())
         missing = tuple(d for d, n in zip(_DIMS, block)
                         if n > 1 and d not in index_deps and d not in picked)
@@ -655,7 +688,7 @@ def _tiling(fn: ir.Function, counts: KernelCounts, block: tuple, source_lines: l
 
 
 def analyze_cgma(fn: ir.Function, launch=None, params: Optional[dict] = None,
-                 source_lines: Optional[list[str]] = None) -> CgmaFacts:
+                 source_lines: Optional[list[str]] = None, accesses=None) -> CgmaFacts:
     """Count and form the CGMA facts of one kernel (see the module docstring)."""
     counts = count_function(fn, launch, params)
     total = counts.total
@@ -683,7 +716,7 @@ def analyze_cgma(fn: ir.Function, launch=None, params: Optional[dict] = None,
             nbytes = None
     fp64 = probe(resolved.flops_fp64) * 2 > probe(resolved.flops) > 0
     block = launch.block if launch is not None else (256, 1, 1)
-    tiling = _tiling(fn, counts, block, source_lines or [])
+    tiling = _tiling(fn, counts, block, source_lines or [], accesses)
     assumptions = list(counts.assumptions)
     if kernel is not None and to_number(kernel) is None:
         names = ", ".join(sorted(str(s) for s in sp.sympify(kernel).free_symbols))

@@ -63,7 +63,8 @@ Control flow and trip counts
   number (rounded up as C does) when the bounds are constants, else an expression in kernel
   parameters such as ``n/16`` for ``t < n / TILE``. Integer division in a symbolic trip count
   is taken as exact. A bound the analysis cannot express becomes a symbol named after it (a
-  local variable's name) or ``trips_L<line>`` for loops that are not counted loops.
+  local variable's name) or ``trips(<counter>)`` / ``trips(line <line>)`` for loops that are
+  not counted loops.
 - ``threadIdx``/``blockIdx`` in a loop bound take thread 0 of block 0's value (assumption
   noted): ``for (m = threadIdx.x; m < 10240; m += 256)`` runs 40 times. ``blockDim`` is the
   launch's block; ``gridDim`` the launch's grid, or a symbol when unknown.

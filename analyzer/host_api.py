@@ -106,8 +106,8 @@ def ignored_errors(tu: Optional[ir.TranslationUnit], path) -> list[IgnoredError]
 
 
 def unchecked_launches(tu: Optional[ir.TranslationUnit], path) -> list[UncheckedLaunch]:
-    """Launches in host functions of ``path`` with a path to a synchronizing call, a return or
-    the end of the function without a last-error check. A launch in a helper that returns is
+    """Launches in host functions of ``path`` with a path to a return, the end of the function
+    or a bare ``cudaGetLastError();`` (which discards the error) without a last-error check. A launch in a helper that returns is
     checked when every call of the helper in the file is followed by a check."""
     out: list[UncheckedLaunch] = []
     memo: dict = {}
@@ -126,7 +126,9 @@ def unchecked_launches(tu: Optional[ir.TranslationUnit], path) -> list[Unchecked
                 continue
             if n.stmt is not None and _launch_checked_inline(n, tu, memo):
                 continue
-            bad = _unchecked_path(cfg, n, tu, memo)
+            # A synchronisation does not end the search: the launch error stays in the error
+            # state until read, so a check after `cudaDeviceSynchronize()` catches it.
+            bad = _unchecked_path(cfg, n, tu, memo, stop_at_sync=False)
             if bad is None:
                 continue
             if bad.kind in (EXIT, RETURN) and _callers_check(fn, fns, cfg_of, tu, memo, 0):
@@ -134,7 +136,7 @@ def unchecked_launches(tu: Optional[ir.TranslationUnit], path) -> list[Unchecked
             launch = next(x for e in n.exprs() for x in e.walk() if isinstance(x, ir.LaunchExpr))
             sync = None
             if bad.kind not in (EXIT, RETURN):
-                sync = next(c.callee for c in node_calls(bad) if c.callee in SYNC_CALLS)
+                sync = "cudaGetLastError"  # a bare `cudaGetLastError();` discarding the error
             out.append(UncheckedLaunch(fn, launch, bad, sync))
     return out
 
@@ -276,7 +278,37 @@ def _unchecked_path(cfg: CFG, start, tu, memo: dict, stop_at_sync: bool = True):
             return n
         if stop_at_sync and any(c.callee in SYNC_CALLS for c in node_calls(n)):
             return n
-        stack.extend(cfg.graph.successors(n))
+        # The branch taken when another call has just reported an error (`CHECK(...)`'s
+        # `if (e != cudaSuccess) return 1;`) is a failure being reported, not one going unnoticed.
+        failing = _error_branch_label(n.expr) if n.kind == "branch" and n.expr is not None else None
+        stack.extend(m for m in cfg.graph.successors(n)
+                     if failing is None or cfg.graph.edges[n, m].get("label") != failing)
+    return None
+
+
+_ERROR_TYPES = ("cudaError_t", "cudaError", "CUresult", "cudaError_enum")
+
+
+def _is_error_value(e: ir.Expr) -> bool:
+    t = getattr(strip_implicit(e), "type", None) or getattr(e, "type", None)
+    return t is not None and t.spelling.replace("enum ", "").strip() in _ERROR_TYPES
+
+
+def _error_branch_label(cond: ir.Expr):
+    """The edge label (True/False) of a branch on a CUDA error code that is taken when the code
+    reports a failure (`e != cudaSuccess`, `if (e)`, `!e` negated); None for any other
+    condition."""
+    c = strip_implicit(cond)
+    if isinstance(c, ir.BinOp) and c.op in ("!=", "=="):
+        for a, b in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
+            bb = strip_implicit(b)
+            if _is_error_value(a) and isinstance(bb, ir.Const) and bb.value == 0:
+                return c.op == "!="
+        return None
+    if isinstance(c, ir.UnaryOp) and c.op == "!" and _is_error_value(c.operand):
+        return False
+    if _is_error_value(c):
+        return True
     return None
 
 
@@ -302,7 +334,7 @@ def _callers_check(fn: ir.Function, fns: list, cfg_of, tu, memo: dict, depth: in
     for g, cfg, n in sites:
         if _stmt_checks(n.stmt, tu, 0, memo) if n.stmt is not None and n.kind == "stmt" else False:
             continue
-        bad = _unchecked_path(cfg, n, tu, memo)
+        bad = _unchecked_path(cfg, n, tu, memo, stop_at_sync=False)
         if bad is None:
             continue
         if bad.kind in (EXIT, RETURN) and _callers_check(g, fns, cfg_of, tu, memo, depth + 1):

@@ -67,6 +67,7 @@ class CType:
     is_const: bool = False
     is_volatile: bool = False
     lanes: int = 1  # number of components for vector types (float4 -> 4)
+    align: Optional[int] = None  # alignment in bytes where known (records: alignas(16) -> 16)
 
     @property
     def is_pointer(self) -> bool:

@@ -32,6 +32,7 @@ from typing import Optional
 import sympy as sp
 
 from . import symbolic as S
+from .display import user_text
 
 MODULUS = 256  # bytes: buffers are assumed 256-byte aligned (cudaMalloc)
 SAMPLES = 8
@@ -333,14 +334,23 @@ class AddressEvaluator:
         if not isinstance(e, sp.Expr) or e.has(sp.Float) or e.has(sp.zoo) or e.has(sp.nan):
             return [WarpAddresses(w, "unknown", why="the address is not an integer expression")
                     for w in warps]
-        # Lane-varying values read from memory: data-dependent.
+        # Lane-varying values read from memory: data-dependent. A value loaded from an address
+        # that is the same for every lane of a warp (`ptr[fbr]` with `fbr = tid >> 5`) is one
+        # value for the whole warp: it offsets the warp, it does not scatter it.
+        for _ in range(4):  # innermost loads first: `b[a[tid >> 5] + k]` is uniform too
+            lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & self._thread_syms]
+            uniform = {a: S.MemLoad(sp.Symbol(f"{a.args[0]}@warp")) for a in lane_data
+                       if self._warp_uniform_load(a, warps)}
+            if not uniform:
+                break
+            e = e.xreplace(uniform)
         lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & self._thread_syms]
         if lane_data:
-            return [WarpAddresses(w, "data-dependent", why=f"the index depends on `{sp.sstr(lane_data[0])}`, "
+            return [WarpAddresses(w, "data-dependent", why=f"the index depends on `{user_text(lane_data[0])}`, "
                                   "a value read at run time") for w in warps]
         lane_opaque = [a for a in e.atoms(S.Opaque) if a.free_symbols & self._thread_syms]
         if lane_opaque:
-            return [WarpAddresses(w, "unknown", why=f"the index depends on `{sp.sstr(lane_opaque[0].args[0])}`, "
+            return [WarpAddresses(w, "unknown", why=f"the index depends on `{user_text(lane_opaque[0].args[0])}`, "
                                   "which the analysis does not model") for w in warps]
         e, defaulted = self._apply_defaults(e, notes)
         U, T = _split(e, self._thread_syms)
@@ -374,6 +384,37 @@ class AddressEvaluator:
             out.append(self._sampled(e, w, lanes, notes, defaulted))
         return out
 
+    def _warp_uniform_load(self, load, warps: list) -> bool:
+        """Whether the address of a value read from memory is the same for every lane of each
+        warp, for every stand-in value of the unknown sizes in it (a load of a lane-dependent
+        value, or one whose address cannot be evaluated, is not)."""
+        if not isinstance(load.args[0], sp.Symbol) or str(load.args[0]).startswith(
+                ("atomic", "__shfl", "__match")):
+            return False  # an atomic's old value or another lane's register: per lane
+        args = [self.b.bind(a) for a in load.args[1:]]
+        if not args or not all(isinstance(x, sp.Basic) for x in args):
+            return False
+        # values the whole warp shares (loaded at a uniform address) stand in as unknowns
+        shared = {m: sp.Symbol(f"_w{i}", integer=True) for i, m in
+                  enumerate(set().union(*(x.atoms(S.MemLoad) for x in args)))
+                  if not (m.free_symbols & self._thread_syms)}
+        args = [x.xreplace(shared) for x in args]
+        if any(x.atoms(S.MemLoad) or x.atoms(S.Opaque) for x in args):
+            return False
+        others = set().union(*(x.free_symbols for x in args if isinstance(x, sp.Basic))) - self._thread_syms
+        tried = 0
+        for fill in (0, 1, 3, 1024):
+            vals = {o: fill for o in others}
+            for w in warps:
+                lane_vals = [tuple(num(x, {**vals, **thread_values(self.syms, ln)}) for x in args)
+                             for ln in self._lanes.get(w) or self.model.lanes(w)]
+                if any(y is None for v in lane_vals for y in v):
+                    break  # this stand-in value is meaningless here (a division by 0)
+                if len(set(lane_vals)) > 1:
+                    return False
+                tried += 1
+        return tried > 0
+
     def _sampled(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool) -> WarpAddresses:
         notes = list(notes)
         mems = [a for a in e.atoms(S.MemLoad)]
@@ -405,7 +446,7 @@ class AddressEvaluator:
             scenarios.append((Fraction(1, SAMPLES), [a - base for a in addrs]))
         if atoms:
             notes.append("averaged over " + str(SAMPLES) + " sampled values of " +
-                         ", ".join(f"`{a.name}`" for a in atoms))
+                         ", ".join(f"`{user_text(a.name)}`" for a in atoms))
         return WarpAddresses(warp, "ok", lanes, scenarios, notes, bool(atoms), defaulted)
 
     def _apply_defaults(self, e: sp.Expr, notes: list) -> tuple[sp.Expr, bool]:

@@ -150,6 +150,8 @@ class _Constness:
                     elif isinstance(x, ir.UnaryOp) and x.op.endswith(("++", "--")) and \
                             isinstance(x.operand, ir.VarRef):
                         self.defs.setdefault(x.operand.var, []).append(None)
+        self.declared = {st.var for st in fn.statements() if isinstance(st, ir.DeclStmt)}
+        self.unseen: set = set()  # index variables declared where the IR does not reach
         self.inductions: dict = {}
         for st in fn.statements():
             if isinstance(st, ir.Loop):
@@ -179,6 +181,11 @@ class _Constness:
                     if v.type.is_const and v.storage in ("static", "host"):
                         continue
                     return (f"depends on the variable `{v.name}` in {v.storage} memory", x)
+                if v not in self.declared and v.storage == "auto":
+                    # declared in code the IR does not model (a lambda's body): its loop is not
+                    # visible, so it proves nothing; said in the array's assumptions
+                    self.unseen.add(v)
+                    continue
                 if v in self.inductions:
                     loop, ind = self.inductions[v]
                     if loops.fully_unrolled(loop, ind):
@@ -291,9 +298,12 @@ def classify_variable(v: ir.Variable, fn: ir.Function, launch: Optional[LaunchCo
         for ie in idxs:
             r = c.why_not(ie, stack)
             if r is not None:
+                small = ["nvcc keeps arrays of up to 32 words in registers even when indexed at run "
+                         "time (select chains; measured with nvcc 13 on sm_90): ptxas decides"] \
+                    if t.size is not None and t.size <= 128 else []
                 return VariableFact(memory="local", scope="thread", lifetime="kernel", bytes=t.size,
                                     reason=f"automatic array indexed at run time: the index {r[0]}",
-                                    forcing_access=node, forcing_index=ie, **base)
+                                    assumptions=small, forcing_access=node, forcing_index=ie, **base)
     esc = address_escapes(fn, v)
     if esc is not None:
         return VariableFact(memory="local", scope="thread", lifetime="kernel", bytes=t.size,
@@ -302,6 +312,12 @@ def classify_variable(v: ir.Variable, fn: ir.Function, launch: Optional[LaunchCo
                                          "and resolves every access"],
                             forcing_access=None, forcing_index=None, **base)
     notes = _unroll_notes(fn, [ie for _, idxs, _ in accesses for ie in idxs], c)
+    hidden = sorted({x.var.name for _, idxs, _ in accesses for ie in idxs for x in ie.walk()
+                     if isinstance(x, ir.VarRef) and x.var in c.unseen})
+    if hidden:
+        notes.append("indexed by " + ", ".join(f"`{n}`" for n in hidden) + ", declared in code "
+                     "cudalint does not model (a lambda): assumed to be a counter of a loop the "
+                     "compiler unrolls")
     if words > MAX_REGISTER_ARRAY_WORDS:
         # ptxas keeps even 120-word arrays in registers when it can (ground truth
         # occ_regs_heavy); only register pressure pushes them out, which we cannot know.

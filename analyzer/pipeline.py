@@ -68,11 +68,12 @@ class ParseProblem:
 ALL_FACTS = ("accesses", "resources", "occupancy", "predicted_counters", "cgma", "roofline", "sync")
 # What each fact is computed from, besides IR, launch and target.
 _DEPENDS = {"occupancy": {"resources"}, "roofline": {"cgma"},
+            "cgma": {"accesses"},  # CL502 reads the accesses' symbolic addresses
             "predicted_counters": {"accesses", "resources", "occupancy"}}
 # Facts each rule family reads (code prefix -> fact names). CL1xx reads the variables, which
 # the ptxas report corrects (local arrays kept in registers), hence ``resources``.
 _RULE_FACTS = {
-    "CL0": set(), "CL1": {"resources"}, "CL2": {"accesses"}, "CL3": {"accesses"},
+    "CL0": set(), "CL1": {"resources", "accesses"}, "CL2": {"accesses"}, "CL3": {"accesses"},
     "CL4": {"resources", "occupancy"}, "CL5": {"cgma", "roofline"}, "CL6": {"sync"}, "CL7": set(),
 }
 
@@ -272,7 +273,7 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchCo
     if "predicted_counters" in needs:
         kf.predicted_counters = predicted_counters(kf)
     if "cgma" in needs and has_body:
-        kf.cgma = analyze_cgma(kernel, launch, params, source_lines(kernel.range.file))
+        kf.cgma = analyze_cgma(kernel, launch, params, source_lines(kernel.range.file), kf.accesses)
         if "roofline" in needs:
             kf.roofline = kernel_roofline(kf.cgma, opts)
     if "sync" in needs:

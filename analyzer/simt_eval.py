@@ -25,6 +25,10 @@ MAX_INLINE_DEPTH = 6
 
 _CG_QUERIES = {"thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size",
                "block_rank", "num_blocks"}
+#: Builtins that return a compile-time constant (what INFINITY and HUGE_VAL expand to).
+_CONSTANT_CALLS = {"__builtin_inff": float("inf"), "__builtin_inf": float("inf"),
+                   "__builtin_infl": float("inf"), "__builtin_huge_valf": float("inf"),
+                   "__builtin_huge_val": float("inf"), "__builtin_huge_vall": float("inf")}
 _MATH2 = {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "std::min",
           "std::max", "fminf", "fmaxf", "fmin", "fmax", "__mul24", "__umul24", "__hadd", "__rhadd"}
 _MATH1 = {"abs", "fabsf", "fabs", "floorf", "floor", "ceilf", "ceil", "truncf", "trunc", "rintf",
@@ -682,6 +686,9 @@ class SimtEval:
                 v = self._cg_query(name, tiles.pop())
                 if v is not None:
                     return v
+        if name in _CONSTANT_CALLS:
+            # `-INFINITY` is `-__builtin_inff()`: every thread storing it stores the same bits
+            return self.const(_CONSTANT_CALLS[name])
         if name in WARP_BARRIER_CALLS:
             for a in e.args:
                 self.ev(a, m, fr)

@@ -14,6 +14,7 @@ from typing import Optional
 import sympy as sp
 
 from . import cint, ir
+from .coop_groups import group_dim3, group_kind, group_value, is_rank_method
 from .source_text import source_lines
 from .symbolic_values import (AccessEvent, BitAnd, BitOr, BitXor, bounded, _coefficients, in_memory,
                               INLINE_BUDGET, is_data, is_expr, is_volatile_type, lane_varying,
@@ -207,6 +208,12 @@ class WalkerExprs:
             return self._assign(e, st)
         if isinstance(e, ir.Call):
             return self._call(e, st)
+        if isinstance(e, ir.Member) and isinstance(e.base, ir.Call) and e.base.args:
+            c = e.base
+            v = group_dim3(c.callee.split("::")[-1], c.args[0].type.spelling if c.args[0].type else "",
+                           e.member, self.syms.builtin)
+            if v is not None:
+                return v
         if isinstance(e, (ir.Index, ir.Member)):
             return self._load(e, st)
         if isinstance(e, ir.Cast):
@@ -464,6 +471,15 @@ class WalkerExprs:
                 base, idx = idx, base
             name = _source_name(e)
             if not isinstance(base, Pointer):
+                obj = _record_object(e.base)
+                if obj is not None:
+                    # `packed[k]` through a class's operator[] (llm.c's x128), `a.v[k]` of a
+                    # per-thread struct: an element of the object itself, wherever the object
+                    # lives (registers for a local).
+                    size = e.type.size if e.type.size else 4
+                    k = idx if is_expr(idx) else self._unknown("index", lane=True)
+                    p = Pointer(obj, self.space_of(obj), k * size, e.type, is_volatile_type(obj.type), obj.name)
+                    return _MemLoc(p, e.type, e, name)
                 return _MemLoc(Pointer(None, "unknown", self._unknown("base", lane=True), e.type),
                                e.type, e, name)
             size = e.type.size if e.type.size else _elem_size(base.elem)
@@ -555,9 +571,14 @@ class WalkerExprs:
             return
         self._seq += 1
         size = loc.elem.size if loc.elem.size else (p.elem.size if p.elem is not None else None)
+        name = loc.name or p.name
+        fn = self._current_function or self.kernel
+        if p.name and fn is not self.kernel and any(prm.name == name for prm in fn.params):
+            # Inside an inlined helper (`load128(const T* address)`): the caller's array.
+            name = p.name
         self.events.append(AccessEvent(
             node=loc.node, kind=kind, pointer=p, elem=loc.elem, elem_bytes=size,
-            name=loc.name or p.name, path=st.path, loops=st.loops, seq=self._seq,
+            name=name, path=st.path, loops=st.loops, seq=self._seq,
             epoch=self._epoch, function=self._function_of(loc.node), volatile=loc.volatile,
             atomic=atomic, dims=loc.dims, notes=list(loc.notes), call_lines=st.call_lines,
             cache=cache))
@@ -601,6 +622,9 @@ class WalkerExprs:
             for li in st.loops:
                 li.has_barrier = True
             return self._unknown(name, lane=False)
+        group = self._group_call(e, name)
+        if group is not None:
+            return group
         vals = [self._rvalue(a, st) for a in e.args]
         if full in _MINMAX or name in _MINMAX:
             fn = _MINMAX.get(full) or _MINMAX[name]
@@ -614,8 +638,7 @@ class WalkerExprs:
         if name in _MUL24 and len(vals) == 2 and all(is_expr(v) for v in vals):
             return vals[0] * vals[1]
         if name.startswith(_SHFL_PREFIX):
-            args = [v for v in vals if is_expr(v)]
-            return MemLoad(sp.Symbol(name), *args, self.syms.thread["x"])
+            return self._warp_collective(name, vals)
         fn = e.function
         if fn is not None and fn.body is not None and st.depth < MAX_INLINE_DEPTH:
             size = self._sizes.get(id(fn))
@@ -632,6 +655,34 @@ class WalkerExprs:
         args = [v for v in vals if is_expr(v)]
         ptr_args = [v.offset for v in vals if isinstance(v, Pointer)]
         return Opaque(sp.Symbol(name or "call"), *(args + ptr_args))
+
+    def _warp_collective(self, name: str, vals: list) -> Value:
+        """A shuffle, vote, match or warp reduction. Its result is data (read from memory)
+        only when an operand is; otherwise it is a register value moved between lanes: the
+        same value when the operand is the same in every lane, else a per-lane value the
+        analysis does not model (never "read from memory": no CL203 for it)."""
+        args = [v for v in vals if is_expr(v)]
+        data = any(is_data(v) for v in args)
+        uniform_result = name.startswith(("__ballot", "__any", "__all", "__reduce", "__activemask"))
+        if data:
+            tail = () if uniform_result else (self.syms.thread["x"],)
+            return MemLoad(sp.Symbol(name), *args, *tail)
+        if uniform_result:
+            return self._unknown(name, lane=False)
+        moved = vals[1] if name.endswith("_sync") and len(vals) > 1 else (vals[0] if vals else None)
+        if name.startswith("__shfl") and is_expr(moved) and not lane_varying(moved, self.syms):
+            return moved  # every lane holds the same value: any lane's copy is it
+        return self._unknown(name, lane=True)
+
+    def _group_call(self, e: ir.Call, name: str) -> Optional[sp.Expr]:
+        """A cooperative group's rank or size (``block.thread_rank()``, ``cg::thread_rank(g)``)
+        in terms of the built-in variables (:mod:`.coop_groups`); None for anything else."""
+        if not e.args or e.function is not None and e.function.body is not None:
+            return None
+        v = group_value(name, e.args[0].type.spelling if e.args[0].type else "", self.syms.builtin)
+        if v is None and is_rank_method(name) and group_kind(e.args[0].type.spelling)[0]:
+            return self._unknown(name, lane=True)  # a rank cudalint cannot express
+        return v
 
     def _inline(self, e: ir.Call, fn: ir.Function, vals: list, st: WalkState) -> Value:
         env = {}
@@ -673,3 +724,20 @@ class WalkerExprs:
             return bounded(sp.Piecewise(*pieces, evaluate=False), self, fn.name)
         except (TypeError, ValueError):
             return self._unknown(fn.name, lane=True)
+
+
+def _record_object(e: ir.Expr) -> Optional[ir.Variable]:
+    """The per-thread object an indexed expression lives in: a class-typed variable indexed
+    through its ``operator[]`` (``packed[k]``) or an array member of one (``a.v[k]`` with
+    ``f4 a``); None for anything else (pointers, memory objects)."""
+    while isinstance(e, (ir.Cast, ir.Member)):
+        if isinstance(e, ir.Member):
+            if e.arrow:
+                return None
+            e = e.base
+        else:
+            e = e.operand
+    if isinstance(e, ir.VarRef) and e.var.type is not None and e.var.type.kind == "record" and \
+            not in_memory(e.var):
+        return e.var
+    return None

@@ -196,12 +196,23 @@ class SymConv:
 
 
 
+def _trip_name(conv: SymConv, line: int, var: Optional[str]) -> str:
+    """The symbol for a trip count that cannot be expressed, named for what the user wrote:
+    ``trips(i)`` for the loop over ``i``, ``trips(line 148)`` for a loop without a counter
+    (the line is added when two loops share a counter's name)."""
+    desc = f"trip count of the loop at line {line}"
+    name = f"trips({var})" if var else f"trips(line {line})"
+    if name in conv.syms.table and conv.syms.descriptions.get(name) != desc:
+        name = f"trips({var}, line {line})"
+    return name
+
+
 def loop_trip(loop: ir.Loop, conv: SymConv) -> tuple[Num, str, Optional[str]]:
     """(trip count, how it was found, induction variable name)."""
     ind = loop_header(loop)
     line = loop.range.line
     if ind is None:
-        name = f"trips_L{line}"
+        name = _trip_name(conv, line, None)
         conv.syms.note(f"the loop at line {line} is not a counted for-loop: its trip count is the "
                        f"symbol {name}")
         return conv.syms.symbol(name, f"trip count of the loop at line {line}"), "unknown", None
@@ -212,7 +223,7 @@ def loop_trip(loop: ir.Loop, conv: SymConv) -> tuple[Num, str, Optional[str]]:
     step = sp.Integer(1) if ind.step is None else conv(ind.step)
     if start is None or bound is None or step is None or step == 0:
         what = "bound" if bound is None else ("start" if start is None else "step")
-        name = f"trips_L{line}"
+        name = _trip_name(conv, line, ind.var.name)
         why = "is 0" if step is not None and step == 0 else "cannot be expressed"
         conv.syms.note(f"the {what} of the loop at line {line} {why}: its trip count is the "
                        f"symbol {name}")

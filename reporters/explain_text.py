@@ -21,6 +21,8 @@ def render_accesses(table) -> str:
              "wavefr/req", "requests")]
     for a in table.accesses:
         pat = a.pattern + (f" ({a.stride})" if a.stride is not None else "")
+        if a.pattern == "divergent" and getattr(a, "addresses_per_request", None) is not None:
+            pat += f" ({_figure(a.addresses_per_request)} addresses)"
         rows.append((f"{a.line}:{a.column}", a.array, a.space, a.kind + (" (atomic)" if a.atomic else ""),
                      "?" if a.element_bytes is None else str(a.element_bytes), _clip(a.index, 44), pat,
                      _figure(a.sectors_per_request), _percent(a.efficiency), _figure(a.wavefronts_per_request),

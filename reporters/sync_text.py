@@ -9,8 +9,10 @@ def render_sync_text(sync) -> str:
     if "error" in j:
         return f"  barriers and races: not analysed ({j['error']})"
     block = "x".join(map(str, j["block"]))
-    bars = ", ".join(map(str, j["barriers"])) or "none"
-    lines = [f"  barriers and races (block {block} simulated): barriers at line {bars}"]
+    n = len(j["barriers"])
+    bars = ("no barriers" if n == 0 else
+            f"barrier{'s' if n > 1 else ''} at line{'s' if n > 1 else ''} " + ", ".join(map(str, j["barriers"])))
+    lines = [f"  barriers and races (block {block} simulated): {bars}"]
     if j["block_note"]:
         lines.append(f"    assumed: {j['block_note']}")
     if not j["races_checked"]:

@@ -104,6 +104,15 @@ def memory_bound_kernel(ctx: RuleContext):
         yield ctx.diag(me, where_r, msg, kernel=k.name)
 
 
+def _has_flops(cgma) -> bool:
+    """Whether a loop's CGMA says it does floating-point work (a loop without any has CGMA 0
+    before and after tiling: quoting "0 to 0" would say nothing)."""
+    try:
+        return float(cgma) > 0
+    except (TypeError, ValueError):
+        return cgma is not None  # symbolic: the work depends on sizes
+
+
 @rule(
     "CL502", "tiling-opportunity", "warning",
     "Global array re-read by the threads of a block inside a loop: a shared-memory tile would "
@@ -139,17 +148,22 @@ def tiling_opportunity(ctx: RuleContext):
         for t in c.tiling:
             dims = " or ".join(f"threadIdx.{d}" for d in t.dimensions)
             extents = " x ".join(f"blockDim.{d} = {block['xyz'.index(d)]}" for d in t.dimensions)
-            idx = f" at `{t.index_text}`" if t.index_text else ""
+            r = t.access.node.range
+            quoted = ctx.source_text(r) if r.line == r.end_line else ""
+            subject = (f"`{quoted}`" if quoted else
+                       f"`{t.array}[{t.index_text}]`" if t.index_text else f"`{t.array}`")
             everyone = t.reuse == block[0] * block[1] * block[2]
             who = (f"all {t.reuse} threads of a block ({extents})" if everyone else
                    f"the {t.reuse} threads of a block along {'/'.join(t.dimensions)} ({extents})")
             how = ("keeping it in `__constant__` memory or loading it once per block into shared "
                    "memory" if everyone else f"staging `{t.array}` in shared-memory tiles")
-            msg = (f"`{t.array}` is read{idx}, which does not depend on {dims}: {who} read the "
-                   f"same element in each iteration of the loop at line {t.loop.line}; {how} "
-                   f"would cut its global loads {t.reuse}x and raise the loop's CGMA from "
-                   f"{_f(t.cgma_now)} to {_f(t.cgma_if_tiled)}")
-            if len(t.arrays_all_tiled) > 1:
+            msg = (f"{subject} does not depend on {dims}: {who} read the same element of "
+                   f"`{t.array}` in each iteration of the loop at line {t.loop.line}; {how} "
+                   f"would cut its global loads {t.reuse}x")
+            flops = _has_flops(t.cgma_now)
+            if flops:
+                msg += f" and raise the loop's CGMA from {_f(t.cgma_now)} to {_f(t.cgma_if_tiled)}"
+            if flops and len(t.arrays_all_tiled) > 1:
                 msg += (f" ({_f(t.cgma_all_tiled)} with "
                         f"{', '.join('`' + a + '`' for a in t.arrays_all_tiled)} tiled)")
             if k.launch.source == "default":

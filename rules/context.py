@@ -73,13 +73,19 @@ class RuleContext:
         return t or f"{a.array}[{a.index}]"
 
     def source_text(self, r: ir.SourceRange) -> str:
-        """The source text of a single-line range (best effort for multi-line ones)."""
+        """The source text of a range as written, read from the range's own file (an access in
+        an included header is quoted from the header); a range over up to four lines is joined
+        with its whitespace collapsed; "" when it cannot be read."""
         lines = self.analysis.lines_of(r.file)
-        if not (1 <= r.line <= len(lines)):
+        if not r.line or not (1 <= r.line <= len(lines)) or not (r.line <= r.end_line <= len(lines)):
             return ""
         if r.end_line == r.line:
             return lines[r.line - 1][r.column - 1:r.end_column - 1]
-        return lines[r.line - 1][r.column - 1:]
+        if r.end_line - r.line > 3:
+            return ""
+        parts = [lines[r.line - 1][r.column - 1:]] + lines[r.line:r.end_line - 1] + \
+            [lines[r.end_line - 1][:r.end_column - 1]]
+        return " ".join(" ".join(parts).split())
 
     def diag(self, rule: Rule, r: ir.SourceRange, message: str, kernel: Optional[str] = None,
              fix: Optional[Fix] = None, related: tuple[Related, ...] = (),
@@ -90,3 +96,4 @@ class RuleContext:
         return Diagnostic(rule.code, rule.name, sev, message, self.analysis.shown_path(r.file),
                           Location(line, col),
                           Location(end_line, end_col), kernel, fix, tuple(related))
+

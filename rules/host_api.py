@@ -111,18 +111,21 @@ def _name_range(ctx: RuleContext, c: ir.Call) -> ir.SourceRange:
     "CL702", "unchecked-kernel-launch", "warning",
     "A kernel launch is not followed by cudaGetLastError()/cudaPeekAtLastError()",
     what="Follows the host code after each `kernel<<<...>>>(...)` and reports the launch when some path "
-         "reaches a synchronizing call (`cudaDeviceSynchronize`, `cudaMemcpy`, `cudaFree`, ...), a "
-         "`return` or the end of the function without calling `cudaGetLastError()` or "
-         "`cudaPeekAtLastError()` (directly, through a macro, or through a wrapper defined in the file "
-         "or named like `getLastCudaError`). A launch in a helper that returns right away is fine "
-         "when every call of the helper in the file is followed by such a check.",
+         "reaches a `return` or the end of the function, or discards the error state with a bare "
+         "`cudaGetLastError();`, without calling `cudaGetLastError()` or `cudaPeekAtLastError()` "
+         "(directly, through a macro, or through a wrapper defined in the file or named like "
+         "`getLastCudaError`). A check after an intervening synchronisation counts: the launch error "
+         "stays in the error state until it is read (`cudaDeviceSynchronize(); getLastCudaError(...)` "
+         "still reports it). A launch in a helper that returns right away is fine when every call of "
+         "the helper in the file is followed by such a check.",
     why="A launch returns nothing: an invalid configuration (too many threads, too much shared memory, "
         "no kernel image for the GPU) is only reported by `cudaGetLastError()`. Checking the result of a "
         "later `cudaDeviceSynchronize()` catches faults during the kernel's execution, not a launch "
         "that never happened.",
     example="""
 kernel<<<grid, block>>>(d_a, n);
-cudaDeviceSynchronize();        // launch errors never looked at""",
+CHECK(cudaDeviceSynchronize());   // execution faults only
+return 0;                          // the launch error was never read""",
     how_to_fix="Right after the launch: `CHECK(cudaGetLastError());` (or `cudaPeekAtLastError()`), then "
                "check the synchronization's result for execution errors.",
 )
@@ -135,7 +138,7 @@ def unchecked_launch(ctx: RuleContext):
         elif bad.kind == RETURN:
             where = f"the return at line {bad.line}"
         else:
-            where = f"`{u.sync_call}()` at line {bad.line}"
+            where = f"the bare `cudaGetLastError();` at line {bad.line}, which discards the error"
         msg = (f"launch of `{u.launch.site.kernel}` is not followed by cudaGetLastError() or "
                f"cudaPeekAtLastError() before {where}: a launch failure (e.g. an invalid "
                f"configuration) would go unnoticed")

@@ -67,7 +67,9 @@ def low_occupancy(ctx: RuleContext):
     "Block size at a launch site is not a multiple of the warp size",
     what="Reports a launch site whose block (the product of its dimensions, after constant "
          "propagation through the host code) is not a multiple of the warp size (32), and how "
-         "many lanes of the last warp stay idle.",
+         "many lanes of the last warp stay idle. A block of one thread (`<<<1, 1>>>`, serial "
+         "work run on the device on purpose) is not reported: rounding it up to 32 threads "
+         "would only add idle lanes.",
     why="Threads are scheduled in warps of 32. A block of 100 threads occupies 4 warps, the "
         "last with only 4 active lanes: 28 of 128 lanes (22 %) do nothing, yet the block holds "
         "the warp slots, registers and scheduler time of 4 full warps.",
@@ -89,6 +91,8 @@ def block_not_warp_multiple(ctx: RuleContext):
         threads = site.block[0] * site.block[1] * site.block[2]
         if threads % ws == 0 or threads > ctx.target.max_threads_per_block:
             continue  # an impossible block is CL403's
+        if threads == 1:
+            continue  # a deliberate single-thread launch (serial set-up work): no block size rounds it
         warps = -(-threads // ws)
         idle = warps * ws - threads
         lo, hi = (threads // ws) * ws, warps * ws

@@ -136,9 +136,10 @@ def test_device_without_fp64_falls_back_to_fp32_with_a_note():
 
 def test_cl502_fires_for_both_inputs_of_the_naive_product():
     found = diags(CGMA / "naive_matmul.cu", "CL502")
-    by_array = {re.match(r"`(\w+)`", d.message).group(1): d for d in found}
+    by_array = {re.search(r"element of `(\w+)`", d.message).group(1): d for d in found}
     assert set(by_array) == {"M", "N"}
     assert "does not depend on threadIdx.x" in by_array["M"].message
+    assert by_array["M"].message.startswith("`M[row * width + k]` does not depend")  # as written
     assert "(blockDim.x = 16)" in by_array["M"].message
     assert "does not depend on threadIdx.y" in by_array["N"].message
     assert "(blockDim.y = 16)" in by_array["N"].message
@@ -278,7 +279,7 @@ def test_groundtruth_cl502_on_mm_naive_only():
         header = (GT / rec["file"]).read_text().splitlines()[0]
         block = tuple(int(x) for x in re.search(r"block=(\d+),(\d+),(\d+)", header).groups())
         found = diags(GT / rec["file"], "CL502", include_dirs=[str(GT / "kernels")], block=block)
-        got = {(re.match(r"`(\w+)`", d.message).group(1),
+        got = {(re.search(r"element of `(\w+)`", d.message).group(1),
                 re.search(r"threadIdx\.(\w)", d.message).group(1),
                 int(re.search(r"loads (\d+)x", d.message).group(1))) for d in found}
         assert got == want, name

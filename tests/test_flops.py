@@ -209,7 +209,7 @@ def test_unknown_loops_get_a_trip_symbol(tmp_path):
     out[threadIdx.x] = x;""")
     (lc,) = c.loops
     assert lc.trip_source == "unknown"
-    assert str(c.total.flops) == f"trips_L{lc.line}"
+    assert str(c.total.flops) == f"trips(line {lc.line})"  # named for the user, no internal symbol
 
 
 def test_parameter_values_bind_the_symbols(tmp_path):

@@ -84,15 +84,16 @@ int main()
 def test_unchecked_launches(tmp_path):
     diags = check(tmp_path, LAUNCHES, select=("CL702",))
     lines = sorted(d.location.line for d in diags)
-    # 10: its only caller (line 24) reaches a cudaMemcpy unchecked; 18: checked sync is not a
-    # launch check; 20: only one side of `if (x)` checks.
+    # 10: its only caller (line 24) reaches the return unchecked; 18: checking the sync's result
+    # is not a launch check, and the launch error (still pending after the sync) is read on one
+    # side of `if (x)` only; 20: only one side of `if (x)` checks.
     assert lines == [10, 18, 20]
     msgs = {d.location.line: d.message for d in diags}
-    assert "before `cudaDeviceSynchronize()` at line 19" in msgs[18]
+    assert "before the return at line 26" in msgs[18]
     assert "before the end of `launch_unchecked_caller`" in msgs[10]
     assert msgs[20].startswith("launch of `k` is not followed by cudaGetLastError()")
     rel = {d.location.line: d.related for d in diags}
-    assert rel[18][0].location.line == 19 and rel[18][0].message == "reached unchecked here"
+    assert rel[18][0].location.line == 26 and rel[18][0].message == "reached unchecked here"
     assert rel[10] == ()
 
 

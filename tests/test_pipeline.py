@@ -15,7 +15,7 @@ def test_needed_facts_follow_the_rule_families():
     assert needed_facts(None) == frozenset(ALL_FACTS)
     assert needed_facts(["CL201", "CL202"]) == {"accesses"}
     assert needed_facts(["CL401"]) == {"resources", "occupancy"}
-    assert needed_facts(["CL501"]) == {"cgma", "roofline"}
+    assert needed_facts(["CL501"]) == {"cgma", "roofline", "accesses"}  # CL502 reads the access addresses
     assert needed_facts(["CL602"]) == {"sync"}
     assert needed_facts(["CL000", "CL010", "CL701"]) == set()
     # occupancy and roofline are computed from resources and CGMA

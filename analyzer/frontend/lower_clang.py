@@ -243,8 +243,13 @@ class Lowerer(StmtLowering, ExprLowering):
             if m:
                 return ir.CType(spelling, "vector", size, is_float=m.group(1) in ("float", "double"),
                                 is_const=is_const, is_volatile=is_vol, lanes=int(m.group(2)))
+            try:
+                align = t.get_align()
+            except Exception:  # an incomplete or dependent record
+                align = None
             return ir.CType(spelling, "record", size, is_float=name in ("__half", "half", "__nv_bfloat16"),
-                            is_const=is_const, is_volatile=is_vol)
+                            is_const=is_const, is_volatile=is_vol,
+                            align=align if align is not None and align > 0 else None)
         if k == TK.ENUM:
             return ir.CType(spelling, "scalar", size or 4, is_const=is_const)
         if k.name in ('FLOAT', 'DOUBLE', 'LONGDOUBLE', 'HALF', 'FLOAT16', 'FLOAT128', 'BFLOAT16'):

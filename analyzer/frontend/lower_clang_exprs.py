@@ -70,6 +70,14 @@ class ExprLowering:
                     return ir.Const(r, t, v)
             return self._declref(c, r, t)
         if k == CK.MEMBER_REF_EXPR:
+            ref = c.referenced
+            if ref is not None and ref.kind == CK.VAR_DECL:
+                # `obj.size` naming a static data member (llm.c's `x128::size`): the member's
+                # value, not a read of the object.
+                v = self._eval(c)
+                if v is not None:
+                    return ir.Const(r, t, v)
+                return self._declref(c, r, t)
             kids = list(c.get_children())
             if kids:
                 base = self._expr(kids[0])
@@ -171,6 +179,14 @@ class ExprLowering:
                     and v.storage not in ("host",):
                 self._globals_used.append(v)
             if v.file_scope and v.storage in ("host", "static") and ref.type.is_const_qualified():
+                val = self._eval(c)
+                if val is not None:
+                    return ir.Const(r, t, val)
+            if not v.file_scope and v.storage == "auto" and rk == CK.VAR_DECL and \
+                    ref.type.is_const_qualified() and not ref.type.is_volatile_qualified() and \
+                    t.kind == "scalar":
+                # `const int UNROLL = 8;` / `constexpr int`: a compile-time constant wherever it
+                # is used (trip counts of loops the compiler unrolls, array extents).
                 val = self._eval(c)
                 if val is not None:
                     return ir.Const(r, t, val)
