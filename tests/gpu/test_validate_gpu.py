@@ -271,7 +271,7 @@ def test_struct_by_value_and_per_access_rows(tmp_path):
     assert args["p.x"]["elements"] == 33554432
     acc = {(a["line"], a["space"], a["kind"]): a for a in doc["accesses"] or []}
     assert acc, doc.get("accesses_note")
-    for key in ((16, "global", "load"), (16, "global", "store"), (17, "global", "load"), (17, "global", "store")):
+    for key in ((15, "global", "load"), (15, "global", "store"), (16, "global", "load"), (16, "global", "store")):
         assert acc[key]["measured"] is not None and acc[key]["agree"] is True, acc.get(key)
 
 
