@@ -256,7 +256,7 @@ def test_grid_stride_loop_runs_with_buffers_of_n(tmp_path):
 
 def test_struct_by_value_and_per_access_rows(tmp_path):
     """A struct of three pointers passed by value runs (each field a buffer of its own), and
-    --ncu gives per-access rows: line 16 (p.x[i] load and store) and 17 (p.y, p.z loads, p.y
+    --ncu gives per-access rows: line 15 (p.x[i] load and store) and 16 (p.y, p.z loads, p.y
     store), coalesced, as predicted."""
     f = tmp_path / "soa.cu"
     f.write_text(GRID_STRIDE_SOA)
