@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from ..analyzer.target import DEFAULT_ARCH
+
 __all__ = ["StructField", "record_layout"]
 
 
@@ -59,7 +61,7 @@ def _field(name: str, off_bits: int, t) -> StructField:
 
 
 def record_layout(path: str, kernel: str, param: str, include_dirs=(), defines=(), std: str = "c++17",
-                  arch: str = "sm_90") -> tuple[Optional[list], int, str]:
+                  arch: str = DEFAULT_ARCH) -> tuple[Optional[list], int, str]:
     """(fields, struct bytes, why) of kernel ``kernel``'s by-value parameter ``param``; fields is
     None (with the reason) when clang cannot give the layout."""
     from clang.cindex import CursorKind as CK
