@@ -37,7 +37,7 @@ from typing import Optional
 import numpy as np
 
 from . import ir
-from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
+from .simt_log import element_text as _element_text, entry_pairs, tags_compatible as _tags_compatible
 from .simt_values import MemLoc, Mask, Ptr, V
 
 _INT = np.int64
@@ -449,22 +449,10 @@ class GlobalLog:
             return
         kw, tw, pw = per_rec[wi]
         ko, to, pov = per_rec[oi]
-        order = np.argsort(ko, kind="stable")
-        ko_s = ko[order]
-        lo = np.searchsorted(ko_s, kw, "left")
-        hi = np.searchsorted(ko_s, kw, "right")
-        cnt = hi - lo
-        if not cnt.any():
+        pairs = entry_pairs(kw, ko, MAX_PAIRS)
+        if pairs is None:
             return
-        csum = np.cumsum(cnt)
-        if csum[-1] > MAX_PAIRS:
-            keep = csum <= MAX_PAIRS
-            keep[np.argmax(cnt > 0)] = True
-            cnt = np.where(keep, cnt, 0)
-        total = int(cnt.sum())
-        wsel = np.repeat(np.arange(len(kw)), cnt)
-        first = np.repeat(np.cumsum(cnt) - cnt, cnt)
-        osel = order[np.repeat(lo, cnt) + (np.arange(total) - first)]
+        wsel, osel = pairs
         ta, tb = tw[wsel], to[osel]
         ts = self.ts
         if intra:
@@ -480,7 +468,7 @@ class GlobalLog:
                 valid &= ~same
         else:
             valid = ts.blk[ta] != ts.blk[tb]
-            same = np.zeros(total, dtype=bool)
+            same = np.zeros(len(wsel), dtype=bool)
             # after a fence and an atomic, a block reads what the others published
             valid &= (rw.fence[pw[wsel]] == 0) & (ro.fence[pov[osel]] == 0)
         if ro.write and rw.value is not None and ro.value is not None:

@@ -38,7 +38,7 @@ import numpy as np
 from . import ir, simt
 from .simt import STEP_BUDGET
 from .simt_log import Access, ThreadSet, sample_blocks  # noqa: F401 - sample_blocks: for callers
-from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
+from .simt_log import element_text as _element_text, entry_pairs, tags_compatible as _tags_compatible
 from .global_races import GlobalLog, reread
 from .simt_values import _INT
 
@@ -200,24 +200,10 @@ class Simt(simt.Simt):
             return
         kw, tw, pw = per_rec[wi]
         ko, to, pov = per_rec[oi]
-        order = np.argsort(ko, kind="stable")
-        ko_s = ko[order]
-        lo = np.searchsorted(ko_s, kw, "left")
-        hi = np.searchsorted(ko_s, kw, "right")
-        cnt = hi - lo
-        if not cnt.any():
+        pairs = entry_pairs(kw, ko, MAX_PAIRS)
+        if pairs is None:
             return
-        # bound the number of (write, other) entry pairs examined
-        csum = np.cumsum(cnt)
-        if csum[-1] > MAX_PAIRS:
-            keep = csum <= MAX_PAIRS
-            keep[np.argmax(cnt > 0)] = True
-            cnt = np.where(keep, cnt, 0)
-        total = int(cnt.sum())
-        wsel = np.repeat(np.arange(len(kw)), cnt)
-        first = np.repeat(np.cumsum(cnt) - cnt, cnt)
-        within = np.arange(total) - first
-        osel = order[np.repeat(lo, cnt) + within]
+        wsel, osel = pairs
         ta_all, tb_all = tw[wsel], to[osel]
         valid = ta_all != tb_all
         same = self.ts.warp[ta_all] == self.ts.warp[tb_all]

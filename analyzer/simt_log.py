@@ -181,3 +181,30 @@ def element_text(var: ir.Variable, byte_off: int, size: Optional[int]) -> str:
         i //= ext
     dims.append(i)
     return var.name + "".join(f"[{d}]" for d in reversed(dims))
+
+
+def entry_pairs(kw, ko, max_pairs: int):
+    """Index pairs (wsel, osel) of the entries of two access records that touch the same
+    element (equal keys ``kw[i] == ko[j]``), at most about ``max_pairs`` of them (the first
+    matching entry is always kept); None when no element is shared. One vectorised join by sort,
+    used by the shared-memory and the global-memory race checks."""
+    import numpy as np
+
+    order = np.argsort(ko, kind="stable")
+    ko_s = ko[order]
+    lo = np.searchsorted(ko_s, kw, "left")
+    hi = np.searchsorted(ko_s, kw, "right")
+    cnt = hi - lo
+    if not cnt.any():
+        return None
+    # bound the number of (write, other) entry pairs examined
+    csum = np.cumsum(cnt)
+    if csum[-1] > max_pairs:
+        keep = csum <= max_pairs
+        keep[np.argmax(cnt > 0)] = True
+        cnt = np.where(keep, cnt, 0)
+    total = int(cnt.sum())
+    wsel = np.repeat(np.arange(len(kw)), cnt)
+    first = np.repeat(np.cumsum(cnt) - cnt, cnt)
+    osel = order[np.repeat(lo, cnt) + (np.arange(total) - first)]
+    return wsel, osel
