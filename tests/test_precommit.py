@@ -77,6 +77,7 @@ def test_hook_definition():
     assert "cuda" in tags_from_filename("k.cu") and "cuda" in tags_from_filename("k.cuh")
 
 
+@pytest.mark.slow  # runs pre-commit twice over a fresh hook repository
 def test_try_repo_system_hook_fails_on_bad_and_passes_on_good(tmp_path, target):
     hook_repo = tmp_path / "hook"
     hook_repo.mkdir()

@@ -384,6 +384,7 @@ def test_integer_hash_rounds_stay_small(tmp_path):
     assert sp.expand(ev(w, "out", "store").offset - 4 * (tx + sym(w, "blockIdx.x") * sym(w, "blockDim.x"))) == 0
 
 
+@pytest.mark.slow  # a stress test of the inlining budget (8**5 call copies): ~10 s of CPU
 def test_inlining_budget_summarises_call_trees_that_multiply(tmp_path):
     # f5 calls f4 eight times, f4 calls f3 eight times, ...: 8**5 inlined copies of f0 exactly.
     # The walk stops inlining when the kernel's budget is spent and says so; accesses of
