@@ -124,6 +124,33 @@ def num_bool(c, vals: dict) -> Optional[bool]:
         return None
 
 
+_NUM_LANES = numeval.Compiled("num", lanes=True)
+_BOOL_LANES = numeval.Compiled("bool", lanes=True)
+
+
+def num_lanes(e, tvs: list, extra: dict) -> list:
+    """``[num(e, {**tv, **extra}) for tv in tvs]``, in one compiled loop when every lane has a
+    value."""
+    f = _NUM_LANES.get(e)
+    if f is not None:
+        try:
+            return f(tvs, extra)
+        except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
+            pass  # some lane has no value: lane by lane
+    return [num(e, {**tv, **extra}) for tv in tvs]
+
+
+def num_bool_lanes(c, tvs: list, extra: dict) -> list:
+    """``[num_bool(c, {**tv, **extra}) for tv in tvs]`` (see :func:`num_lanes`)."""
+    f = _BOOL_LANES.get(c)
+    if f is not None:
+        try:
+            return f(tvs, extra)
+        except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
+            pass
+    return [num_bool(c, {**tv, **extra}) for tv in tvs]
+
+
 def _num(e, vals):
     if e.is_Integer:
         return int(e)

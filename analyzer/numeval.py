@@ -81,9 +81,11 @@ def _or(fs, vals):
 
 
 class _Gen:
-    """Python source for one expression; constants go to ``env``."""
+    """Python source for one expression; constants go to ``env``. ``lanes``: the source reads
+    ``{**tv, **extra}`` without building it (one value per ``tv`` of a list)."""
 
-    def __init__(self):
+    def __init__(self, lanes: bool = False):
+        self.lanes = lanes
         self.env = {"_unk": _unk, "_as_int": _as_int, "_pow": _pow, "_and": _and, "_or": _or,
                     "_sum": sum, "_min": min, "_max": max, "_abs": abs, "_floor": math.floor,
                     "_ceil": math.ceil}
@@ -101,7 +103,9 @@ class _Gen:
         if e.is_Float:
             return self.const(float(e))
         if e.is_Symbol:
-            return f"(_t if (_t := vals.get({self.const(e)})) is not None else _unk())"
+            k = self.const(e)
+            get = f"(extra[{k}] if {k} in extra else tv.get({k}))" if self.lanes else f"vals.get({k})"
+            return f"(_t if (_t := {get}) is not None else _unk())"
         f = e.func
         a = e.args
         if f is sp.Add:
@@ -142,16 +146,20 @@ class _Gen:
         f = getattr(c, "func", None)
         if f is sp.And or f is sp.Or:
             fs = tuple(_build(x, "bool") for x in c.args)
-            return f"{'_and' if f is sp.And else '_or'}({self.const(fs)}, vals)"
+            vals = "{**tv, **extra}" if self.lanes else "vals"
+            return f"{'_and' if f is sp.And else '_or'}({self.const(fs)}, {vals})"
         if f is sp.Not:
             return f"(not {self.bool(c.args[0])})"
         return "_unk()"
 
 
-def _build(e, kind: str):
-    g = _Gen()
+def _build(e, kind: str, lanes: bool = False):
+    g = _Gen(lanes)
     body = g.num(e) if kind == "num" else g.bool(e)
-    src = f"def _f(vals):\n    return {body}\n"
+    if lanes:
+        src = f"def _f(tvs, extra):\n    return [{body} for tv in tvs]\n"
+    else:
+        src = f"def _f(vals):\n    return {body}\n"
     exec(compile(src, "<numeval>", "exec"), g.env)
     return g.env["_f"]
 
@@ -162,8 +170,9 @@ _WALK = object()  # too deep for the compiler: walk the tree every time
 class Compiled:
     """expression -> function(vals), compiled on its second use; None: walk the tree."""
 
-    def __init__(self, kind: str):
+    def __init__(self, kind: str, lanes: bool = False):
         self.kind = kind
+        self.lanes = lanes
         self.cache: dict = {}
 
     def get(self, e):
@@ -179,7 +188,7 @@ class Compiled:
             self.cache[e] = n
             return None
         try:
-            hit = _build(e, self.kind)
+            hit = _build(e, self.kind, self.lanes)
         except (RecursionError, SyntaxError, MemoryError):
             hit = _WALK
         self.cache[e] = hit
