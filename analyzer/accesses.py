@@ -71,6 +71,7 @@ class Access:
     texels_per_request: Optional[float] = None
     backing: str = ""  # the memory behind the object, where the host code shows it
     filter_mode: Optional[str] = None  # linear | point | None (not shown by the host code)
+    binding: object = field(default=None, repr=False)  # texture_bindings.Binding
     # extras for rules (not serialised)
     contiguous_sectors: Optional[float] = None
     min_sectors: Optional[float] = None

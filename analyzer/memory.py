@@ -16,7 +16,7 @@ from typing import Iterator, Optional
 
 from . import ir, loops
 from .launch import LaunchConfig
-from .texture_calls import texture_space
+from .texture_calls import texture_space, uses_textures
 
 # An automatic array bigger than this cannot stay in registers even with constant indices:
 # a thread has at most 255 registers and the compiler leaves room for everything else.
@@ -362,4 +362,10 @@ def kernel_variables(kernel: ir.Function, launch: Optional[LaunchConfig]) -> lis
             visit(callee, False)
 
     visit(kernel, True)
+    # Legacy texture/surface references are host variables to clang: listed from their fetches.
+    for tc in uses_textures(kernel):
+        v = tc.object_var
+        if tc.legacy and v is not None and v.file_scope and v not in seen_globals:
+            seen_globals.add(v)
+            out.append(classify_variable(v, kernel, launch))
     return out

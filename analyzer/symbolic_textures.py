@@ -57,23 +57,28 @@ def walk_texture_call(w, e: ir.Call, tc: TexCall, st: WalkState):
         w._rvalue(tc.value, st)
     if tc.out is not None:
         w._rvalue(tc.out, st)
-    var = tc.object_var
+    var, name = tc.object_var, tc.object_name
+    if var is not None and var.storage == "param" and var not in w.kernel.params:
+        # Inside an inlined helper: the kernel parameter its argument came from.
+        v = st.env.get(var)
+        info = w.syms.info.get(v) if isinstance(v, sp.Symbol) else None
+        if info is not None and info.var is not None and info.var in w.kernel.params:
+            var, name = info.var, info.var.name
     # A surface access is never served from a register (the compiler does not forward a
     # surface store to a later read): volatile, for the request model.
-    p = Pointer(var, tc.space, texel_offset(tc, coords, layer), tc.texel, tc.space == "surface",
-                tc.object_name)
+    p = Pointer(var, tc.space, texel_offset(tc, coords, layer), tc.texel, tc.space == "surface", name)
     if not w._dry:
         w._seq += 1
         w.events.append(AccessEvent(
             node=e, kind=tc.kind, pointer=p, elem=tc.texel, elem_bytes=tc.texel_bytes,
-            name=tc.object_name, path=st.path, loops=st.loops, seq=w._seq, epoch=w._epoch,
+            name=name, path=st.path, loops=st.loops, seq=w._seq, epoch=w._epoch,
             function=w._function_of(e), call_lines=st.call_lines, volatile=p.volatile,
             texture=TexAccess(tc, [c if is_expr(c) else None for c in coords],
                               layer if is_expr(layer) else None)))
     if tc.kind == "store":
         return None
     args = [c for c in coords if is_expr(c)]
-    val = MemLoad(sp.Symbol(tc.object_name), *args)
+    val = MemLoad(sp.Symbol(name), *args)
     out = tc.out
     while isinstance(out, ir.Cast):
         out = out.operand

@@ -184,3 +184,18 @@ def texture_space(spelling: str) -> str:
     if is_surface_object_type(spelling or ""):
         return "surface"
     return ""
+
+
+def texture_refusal(fn: ir.Function) -> str:
+    """Why ``validate`` cannot run ``fn`` (it takes texture/surface objects or uses texture
+    references), or "" when it can."""
+    objs = [p.name for p in fn.params if texture_space(p.type.spelling if p.type else "")]
+    calls = uses_textures(fn)
+    if not objs and not calls:
+        return ""
+    what = (f"takes texture/surface objects ({', '.join(f'`{n}`' for n in objs)})" if objs else
+            f"reads texture/surface references (`{calls[0].object_name}` in `{calls[0].name}`)")
+    return (f"`{fn.display_name}` {what}: validate fills buffers with random data and passes scalars by "
+            "value, but a texture or surface needs a CUDA array or bound memory, a channel format and "
+            "a filter/address mode that only the program's host code sets up; it is not run (compare "
+            "`cudalint explain` with your own profile of the program instead)")

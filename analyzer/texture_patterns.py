@@ -185,6 +185,9 @@ def _meaning(tc, cost: TextureCost) -> list:
     fp = "x".join(str(n) for n in (cost.footprint or ()))
     n = cost.texels_per_request
     verb = "writes" if tc.kind == "store" else "reads"
+    if tc.kind == "store" and cost.pattern in ("2-D tile", "3-D tile", "column"):
+        return [f"`{tc.name}`: one warp writes a {fp} block of texels (a CUDA array's block-linear "
+                "layout keeps it compact)"]
     if cost.pattern == "2-D tile":
         return [f"`{tc.name}`: one warp {verb} a {fp} tile of texels: the 2-D locality the texture "
                 "cache is built for (a row-major global array read this way needs a sector per row)"]

@@ -128,7 +128,8 @@ def _one(found, field_name: str):
 
 
 for _key in ("sectors_per_request", "efficiency", "pattern", "wavefronts_per_request", "stride",
-             "element_bytes", "addresses_per_request"):
+             "element_bytes", "addresses_per_request", "space", "path", "footprint",
+             "texels_per_request", "filter_mode"):
     def _make_access(key):
         @resolver(key)
         def r(fa, kernel, line, args):
