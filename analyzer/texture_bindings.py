@@ -180,7 +180,6 @@ def _finish(h: HostTextures, b: Binding, res: Optional[dict], td: Optional[dict]
         pe = res.get("pitch")
         if pe is not None:
             b.pitch = pe
-            b.pitch_from_malloc_pitch = place(pe) in h.pitch_vars
     if td is not None:
         b.filter_mode = td.get("filter", b.filter_mode)
         b.normalized = td.get("normalized", b.normalized)
@@ -214,8 +213,8 @@ def _call(h: HostTextures, c: ir.Call, legacy: dict) -> None:
     elif name in ("cudaCreateTextureObject", "cudaCreateSurfaceObject") and len(a) >= 2:
         space = "texture" if "Texture" in name else "surface"
         b = Binding(space, how=f"{name} at line {line}", line=line, range=c.range)
-        res = h.resources.get(_pointee(a[1]))
-        td = h.tex_descs.get(_pointee(a[2])) if space == "texture" and len(a) >= 3 else None
+        res = dict(h.resources.get(_pointee(a[1])) or {})
+        td = dict(h.tex_descs.get(_pointee(a[2])) or {}) if space == "texture" and len(a) >= 3 else None
         _finish(h, b, res, td)
         h.objects[_pointee(a[0])] = b
     elif name in ("cudaBindTexture", "cudaBindTexture2D", "cudaBindTextureToArray",
@@ -235,7 +234,7 @@ def _call(h: HostTextures, c: ir.Call, legacy: dict) -> None:
             res = {"type": 1, "ptr": place(a[ref_i + 1])}
         else:
             res = {"type": 0, "ptr": place(a[ref_i + 1])}
-        _finish(h, b, res, legacy.get(ref))
+        _finish(h, b, res, None)
         h.objects[ref] = b
 
 
@@ -287,34 +286,42 @@ def host_textures(tu: Optional[ir.TranslationUnit]) -> HostTextures:
                       ([st.init] if st.init is not None else [])):
                 for y in x.walk():
                     events.append(("expr", y))
-    # Two passes: allocations and descriptors first, then the objects built from them.
-    for phase in (0, 1):
-        for kind, y in events:
-            if kind == "decl":
-                if phase == 0 and isinstance(y.init, ir.Expr):
-                    src = place(y.init)
-                    if src is not None and src != y.var and (
-                            texture_space(y.var.type.spelling) or y.var.type.kind == "pointer"):
-                        h.aliases[y.var] = src  # cudaTextureObject_t t = tex; float *p = d;
-                continue
-            if isinstance(y, ir.Assign) and phase == 0:
-                _assign(h, y, legacy)
-                if y.op == "=" and isinstance(_strip(y.target), ir.VarRef):
-                    v = _strip(y.target).var
-                    src = place(y.value)
-                    if src is not None and src != v and (texture_space(v.type.spelling)
-                                                         or v.type.kind == "pointer"):
-                        h.aliases[v] = src
-            elif isinstance(y, ir.Call):
-                name = (y.callee or "").split("::")[-1]
-                creates = name.startswith(("cudaCreate", "cudaBind"))
-                if (phase == 1) == creates:
-                    _call(h, y, legacy)
-                if phase == 0 and y.function is not None and y.function.body is not None \
-                        and not y.function.is_kernel:
-                    calls_of.setdefault(y.function, []).append(y)
-            elif isinstance(y, ir.LaunchExpr) and phase == 0:
-                h.launch_args.setdefault(y.site.kernel, []).append([place(a) for a in y.args])
+    # In program order within each function: an object takes the descriptors as they are at
+    # its creation (one cudaResourceDesc is often reused for several textures).
+    for kind, y in events:
+        if kind == "decl":
+            h.resources.pop(y.var, None)
+            h.tex_descs.pop(y.var, None)
+            src = place(y.init)
+            if src is not None and src != y.var and (
+                    texture_space(y.var.type.spelling) or y.var.type.kind == "pointer"):
+                h.aliases[y.var] = src  # cudaTextureObject_t t = tex; float *p = d;
+            continue
+        if isinstance(y, ir.Assign):
+            _assign(h, y, legacy)
+            if y.op == "=" and isinstance(_strip(y.target), ir.VarRef):
+                v = _strip(y.target).var
+                src = place(y.value)
+                if src is not None and src != v and (texture_space(v.type.spelling)
+                                                     or v.type.kind == "pointer"):
+                    h.aliases[v] = src
+        elif isinstance(y, ir.Call):
+            name = (y.callee or "").split("::")[-1]
+            if name == "memset" and y.args:
+                k = _pointee(y.args[0])
+                h.resources.pop(k, None)
+                h.tex_descs.pop(k, None)
+            _call(h, y, legacy)
+            if y.function is not None and y.function.body is not None and not y.function.is_kernel:
+                calls_of.setdefault(y.function, []).append(y)
+        elif isinstance(y, ir.LaunchExpr):
+            h.launch_args.setdefault(y.site.kernel, []).append([place(a) for a in y.args])
+    # A legacy reference's attributes are read at launch time: its last setting applies.
+    for ref, attrs in legacy.items():
+        b = h.objects.get(ref)
+        if b is not None:
+            b.filter_mode = attrs.get("filter", b.filter_mode)
+            b.normalized = attrs.get("normalized", b.normalized)
     # Host helpers: a parameter stands for what every call passes.
     for fn, calls in calls_of.items():
         for i, p in enumerate(fn.params):
@@ -325,6 +332,8 @@ def host_textures(tu: Optional[ir.TranslationUnit]) -> HostTextures:
         if b.backing is not None:
             b.backing = h.resolve(b.backing)
             b.allocation = h.allocations.get(b.backing)
+        if b.pitch is not None:
+            b.pitch_from_malloc_pitch = h.resolve(place(b.pitch)) in h.pitch_vars
     try:
         tu._host_textures = h
     except AttributeError:

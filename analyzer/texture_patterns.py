@@ -64,8 +64,19 @@ def _prepare(ev, c, notes: list):
     if lane_opaque:
         return ("unknown", f"the coordinate depends on `{user_text(lane_opaque[0].args[0])}`, which "
                            "the analysis does not model")
-    # Warp-uniform values only shift the warp: a stand-in keeps the relative positions.
-    e = e.xreplace({a: sp.Integer(0) for a in e.atoms(S.MemLoad) | e.atoms(S.Opaque)})
+    # Warp-uniform run-time values that only shift the warp are set to a stand-in (the
+    # relative positions stay); one that scales the per-thread part (`x * cosf(theta)`) decides
+    # the pattern, and nothing here knows it.
+    shifts = []
+    for t in sp.Add.make_args(sp.expand(e)):
+        run_time = t.atoms(S.MemLoad) | t.atoms(S.Opaque)
+        if run_time and t.free_symbols & tsyms:
+            a = sorted(run_time, key=str)[0]
+            return ("unknown", f"the per-thread part of the coordinate is scaled by "
+                               f"`{user_text(a)}`, a value known "
+                               "only at run time")
+        shifts.extend(run_time)
+    e = e.xreplace({a: sp.Integer(0) for a in shifts})
     subs = {}
     for s in sorted(e.free_symbols - tsyms, key=lambda s: s.name):
         if s in ev.b.defaults:
