@@ -78,7 +78,15 @@ def _prepare(ev, c, notes: list):
         shifts.extend(run_time)
     e = e.xreplace({a: sp.Integer(0) for a in shifts})
     subs = {}
+    scaling = set()
+    for t in sp.Add.make_args(sp.expand(e)):
+        if t.free_symbols & tsyms:
+            scaling |= t.free_symbols - tsyms
     for s in sorted(e.free_symbols - tsyms, key=lambda s: s.name):
+        if s in scaling and s not in ev.b.defaults:
+            # `x * scale` with a float `scale` of unknown value: the warp's spread is unknown
+            return ("unknown", f"the per-thread part of the coordinate is scaled by `{user_text(s)}`, "
+                               "whose value is not known statically (pass --param)")
         if s in ev.b.defaults:
             subs[s] = ev.b.defaults[s]
             d = ev.b.describe(s)
@@ -143,6 +151,20 @@ def _classify(texels: list, dims: int, cost: TextureCost) -> None:
         box *= spans[i]
     if box == len(distinct):
         cost.pattern = "3-D tile" if len(varying) >= 3 else "2-D tile"
+        return
+    # A grid of texels, every `s`-th column of a few rows (`4 * threadIdx.x` in a 2-D block)
+    grid = 1
+    steps = []
+    for i in varying:
+        vals = sorted(set(axes[i]))
+        st = {b - a for a, b in zip(vals, vals[1:])}
+        if len(st) != 1:
+            cost.pattern = "scattered"
+            return
+        steps.append(st.pop())
+        grid *= len(vals)
+    if grid == len(distinct) and 0 in varying and steps[0] > 1:
+        cost.pattern, cost.stride = "strided", steps[0]
     else:
         cost.pattern = "scattered"
 
@@ -210,6 +232,9 @@ def _meaning(tc, cost: TextureCost) -> list:
                 "array would be a strided load)"]
     if cost.pattern in ("contiguous", "row"):
         return [f"`{tc.name}`: one warp {verb} {n:g} consecutive texels, like a coalesced global load"]
+    if cost.pattern == "strided":
+        return [f"`{tc.name}`: one warp {verb} {n:g} texels {cost.stride} apart along x (over a {fp} "
+                "box): each texture cache line serves fewer lanes than a contiguous walk"]
     if cost.pattern == "scattered":
         return [f"`{tc.name}`: one warp {verb} {n:g} texels scattered over a {fp} box: little locality "
                 "for the texture cache"]
@@ -221,12 +246,17 @@ def coordinate_text(ta: TexAccess, bindings, syms) -> str:
     block dimensions substituted as for other accesses."""
     dims = {s: v for s, v in bindings.values.items()
             if syms.info.get(s) is not None and syms.info[s].kind == S.BLOCKDIM}
-    parts = []
-    for c in ta.coords:
-        parts.append("?" if c is None else user_text(sp.expand(c.xreplace(dims)) if dims else c))
+    def show(c) -> str:
+        if c is None:
+            return "?"
+        c = sp.expand(c.xreplace(dims)) if dims else c
+        # 0.5f as the user wrote it, not 0.500000000000000
+        c = c.xreplace({f: sp.Float(float(f), 6) for f in c.atoms(sp.Float)})
+        return user_text(sp.sstr(c, full_prec=False))
+
+    parts = [show(c) for c in ta.coords]
     if ta.call.layer is not None:
-        lay = ta.layer
-        parts.append("layer=" + ("?" if lay is None else user_text(lay.xreplace(dims) if dims else lay)))
+        parts.append("layer=" + show(ta.layer))
     return "(" + ", ".join(parts) + ")"
 
 
@@ -240,7 +270,7 @@ def fill_access(A, e, ev, bindings, syms) -> None:
     A.pattern, A.stride, A.why, A.exact, A.cost = c.pattern, c.stride, c.why, c.exact, c
     A.footprint = c.footprint
     A.texels_per_request = c.texels_per_request
-    notes = list(c.notes)
+    notes = list(c.notes) + ([c.why] if c.why else [])
     if tc.space == "surface":
         notes.insert(0, f"`{tc.name}`: surface x coordinates are in bytes "
                         f"(texel column = x / {tc.texel_bytes or 'sizeof(T)'})")

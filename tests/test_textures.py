@@ -297,3 +297,43 @@ def test_validate_refuses_legacy_references(tmp_path):
         assert "reads texture/surface references (`lut` in `tex1Dfetch`)" in str(e)
     else:
         raise AssertionError("a texture-reference kernel was planned")
+
+
+def test_sobel_like_strided_walk(tmp_path):
+    """Distilled from cuda-samples' SobelFilter (SobelShared): each thread of a 16x4 block
+    reads 4 neighbouring pixels, x = 4 * threadIdx.x + c. A warp (two rows of 16 threads)
+    reads texels 0, 4, ..., 60 (+c) of two rows: stride 4, a 61x2 box, 32 texels."""
+    fa = _analyze(tmp_path, """
+    __global__ void sobel(cudaTextureObject_t tex, unsigned char *o, int w) {
+      int u = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+      int v = blockIdx.y * blockDim.y + threadIdx.y;
+      o[v * w + u] = tex2D<unsigned char>(tex, u + 1, v);
+    }
+    """, block=(16, 4, 1))
+    [t] = _rows(_kernel(fa, "sobel"), "tex")
+    assert t["pattern"] == "strided" and t["stride"] == 4
+    assert t["footprint"] == [61, 2] and t["texels_per_request"] == 32
+    assert t["element_bytes"] == 1
+
+
+def test_float_scale_of_unknown_value_is_unknown(tmp_path):
+    """Distilled from bicubicTexture's d_render: `x * scale` with a float `scale` known only at
+    run time: the warp's spread cannot be known (it is not a broadcast)."""
+    fa = _analyze(tmp_path, """
+    __global__ void render(cudaTextureObject_t tex, float *o, float scale) {
+      int x = threadIdx.x;
+      o[x] = tex2D<float>(tex, x * scale + 0.5f, 0.5f);
+    }
+    """, block=(32, 1, 1))
+    [t] = _rows(_kernel(fa, "render"), "tex")
+    assert t["pattern"] == "unknown"
+    assert any("scaled by `scale`" in n for n in t["assumptions"])
+    fa = _analyze(tmp_path, """
+    __global__ void rot(cudaTextureObject_t tex, float *o, float theta) {
+      int x = threadIdx.x;
+      o[x] = tex2D<float>(tex, x * cosf(theta), x * sinf(theta));
+    }
+    """, block=(32, 1, 1))
+    [t] = _rows(_kernel(fa, "rot"), "tex")
+    assert t["pattern"] == "unknown"
+    assert any("scaled by `cosf(theta)`" in n or "scaled by `sinf(theta)`" in n for n in t["assumptions"])
