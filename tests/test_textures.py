@@ -337,3 +337,35 @@ def test_float_scale_of_unknown_value_is_unknown(tmp_path):
     [t] = _rows(_kernel(fa, "rot"), "tex")
     assert t["pattern"] == "unknown"
     assert any("scaled by `cosf(theta)`" in n or "scaled by `sinf(theta)`" in n for n in t["assumptions"])
+
+
+def test_lod_grad_and_layered_forms_of_both_apis(tmp_path):
+    """The Lod/Grad/layered intrinsics of objects and references are accesses too: each reads
+    one texel per lane (no filtering shown), so 6 loads; the two layered surface writes are
+    stores; the layer is part of the index."""
+    fa = _analyze(tmp_path, """
+    texture<float, cudaTextureType2DLayered> lay;
+    texture<float, 2> ref;
+    surface<void, cudaSurfaceType2DLayered> sl;
+    __global__ void forms(cudaTextureObject_t t, cudaSurfaceObject_t s, float *o) {
+      int x = threadIdx.x;
+      float a = tex2DGrad<float>(t, x, 0, make_float2(1, 0), make_float2(0, 1));
+      float b = tex2DLayeredLod<float>(t, x, 0, 1, 0.0f);
+      float c = tex1DLayeredGrad<float>(t, x, 2, 1.0f, 1.0f);
+      float d = tex2DLayered(lay, x, 0, 3);
+      float e = tex2DGrad(ref, x, 0, make_float2(1, 0), make_float2(0, 1));
+      float f = tex2DLod(ref, x, 0, 0.0f);
+      surf2DLayeredwrite(a + b + c, s, x * 4, 0, 1);
+      surf2DLayeredwrite(d + e + f, sl, x * 4, 0, 2);
+      o[x] = a;
+    }
+    """, block=(32, 1, 1))
+    k = _kernel(fa, "forms")
+    tex = _rows(k, space="texture")
+    assert [r["array"] for r in tex] == ["t", "t", "t", "lay", "ref", "ref"]
+    assert all(r["pattern"] in ("row", "contiguous") and r["texels_per_request"] == 32 for r in tex)
+    assert tex[3]["index"] == "(threadIdx.x, 0, layer=3)"
+    surf = _rows(k, space="surface")
+    assert [(r["array"], r["kind"]) for r in surf] == [("s", "store"), ("sl", "store")]
+    c = k.cgma.to_json()
+    assert c["global_loads"] == 6 and c["global_stores"] == 3
