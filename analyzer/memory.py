@@ -261,7 +261,7 @@ def classify_variable(v: ir.Variable, fn: ir.Function, launch: Optional[LaunchCo
     base = dict(name=v.name, line=line, storage=v.storage, function=fn.display_name, range=v.range,
                 variable=v)
     tex = texture_space(t.spelling)
-    if tex and not t.is_pointer and not t.is_array:
+    if tex and not t.is_pointer and not t.is_array and (v.storage == "param" or v.file_scope):
         # The handle is 8 bytes in the constant bank (a parameter) or a file-scope reference;
         # what it names is read through the texture cache (written, for a surface, by sust).
         return VariableFact(memory=tex, scope="grid", lifetime="application", bytes=t.size,

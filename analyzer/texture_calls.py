@@ -116,6 +116,8 @@ def texture_call(e: ir.Call) -> Optional[TexCall]:
     args = list(e.args)
     if not args:
         return None
+    if e.function is not None and e.function.body is not None:
+        return None  # the program's own function of that name (a CPU emulation, a wrapper)
     base, layered, suffix = m.group(1), bool(m.group(2)), m.group(3) or ""
     dims = _DIMS[base]
     kind = "store" if suffix == "write" else "load"

@@ -369,3 +369,18 @@ def test_lod_grad_and_layered_forms_of_both_apis(tmp_path):
     assert [(r["array"], r["kind"]) for r in surf] == [("s", "store"), ("sl", "store")]
     c = k.cgma.to_json()
     assert c["global_loads"] == 6 and c["global_stores"] == 3
+
+
+def test_own_function_named_like_an_intrinsic_is_not_a_fetch(tmp_path):
+    """A program's own __device__ tex2D (an emulation over a global array) is inlined like any
+    function: its global load is listed, no texture access is invented."""
+    fa = _analyze(tmp_path, """
+    struct Img { const float *p; int w; };
+    __device__ float tex2D(Img im, int x, int y) { return im.p[y * im.w + x]; }
+    __global__ void own(Img im, float *o) { o[threadIdx.x] = tex2D(im, threadIdx.x, 0); }
+    """, block=(32, 1, 1))
+    k = _kernel(fa, "own")
+    assert not _rows(k, space="texture")
+    assert {r["space"] for r in _rows(k)} == {"global"}
+    mems = {v.name: v.memory for v in k.variables}
+    assert mems["im"] == "constant"
