@@ -48,8 +48,9 @@ class TextureCost:
     exact: bool = True
 
 
-def _prepare(ev, c, notes: list):
-    """The coordinate ready for per-lane evaluation, or a (status, why) pair."""
+def prepare_coordinate(ev, c, notes: list, stand_in: int = 0):
+    """The coordinate ready for per-lane evaluation, or a (status, why) pair; warp-uniform
+    unknowns take the value ``stand_in``."""
     if c is None:
         return ("unknown", "a coordinate the analysis does not model")
     e = ev.b.bind(sp.expand(c)) if isinstance(c, sp.Basic) else c
@@ -76,7 +77,7 @@ def _prepare(ev, c, notes: list):
                                f"`{user_text(a)}`, a value known "
                                "only at run time")
         shifts.extend(run_time)
-    e = e.xreplace({a: sp.Integer(0) for a in shifts})
+    e = e.xreplace({a: sp.Integer(stand_in) for a in shifts})
     subs = {}
     scaling = set()
     for t in sp.Add.make_args(sp.expand(e)):
@@ -93,8 +94,42 @@ def _prepare(ev, c, notes: list):
             if d not in notes:
                 notes.append(d)
         else:
-            subs[s] = sp.Integer(1) if _in_denominator(e, s) else sp.Integer(0)
+            subs[s] = sp.Integer(1) if _in_denominator(e, s) else sp.Integer(stand_in)
     return e.xreplace(subs) if subs else e
+
+
+def absolute_texels(ta: TexAccess, ev, path: tuple, stand_in: int = 0) -> Optional[list]:
+    """Per representative warp, the texel (x, y, z, layer) each active lane touches, in
+    absolute texel units (``floor`` of unnormalised coordinates, surface x over the texel
+    size), with warp-uniform unknowns set to ``stand_in``; None when a coordinate cannot be
+    evaluated or steps by fractions (normalised: its texel depends on the texture's size)."""
+    tc = ta.call
+    coords = list(ta.coords) + ([ta.layer] if ta.layer is not None else [])
+    prepared = []
+    for c in coords:
+        p = prepare_coordinate(ev, c, [], stand_in)
+        if isinstance(p, tuple):
+            return None
+        prepared.append(p)
+    out = []
+    for w in ev.model.representative_warps():
+        lanes = ev.active_lanes(w, tuple(path))
+        axes = []
+        for k, e in enumerate(prepared):
+            vals = [num(e, thread_values(ev.syms, ln)) for ln in lanes]
+            if any(v is None for v in vals):
+                return None
+            if tc.space == "surface" and k == 0:
+                if not tc.texel_bytes:
+                    return None
+                axes.append([int(math.floor(v)) // tc.texel_bytes for v in vals])
+                continue
+            ds = sorted(set(vals))
+            if any(0 < b - a < 1 for a, b in zip(ds, ds[1:])):
+                return None
+            axes.append([int(math.floor(v)) for v in vals])
+        out.append((w, [ln.tid for ln in lanes], list(zip(*axes)) if axes else []))
+    return out
 
 
 def _in_denominator(e: sp.Expr, s) -> bool:
@@ -177,7 +212,7 @@ def texture_cost(ta: TexAccess, ev, path: tuple) -> TextureCost:
     coords = list(ta.coords) + ([ta.layer] if ta.layer is not None else [])
     prepared = []
     for c in coords:
-        p = _prepare(ev, c, notes)
+        p = prepare_coordinate(ev, c, notes)
         if isinstance(p, tuple):
             cost.pattern, cost.why, cost.exact = p[0], p[1], False
             return cost
