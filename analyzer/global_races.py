@@ -36,7 +36,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import ir
+from . import ir, simt_facts
 from .simt_log import element_text as _element_text, entry_pairs, tags_compatible as _tags_compatible
 from .simt_values import MemLoc, Mask, Ptr, V
 
@@ -240,6 +240,7 @@ class GlobalLog:
         if name not in _MEMCPY and name not in _MEMSET:
             return False
         vals = [sim.ev(a, m, fr) for a in e.args]
+        simt_facts.forget(sim, m.may)  # the bytes it writes may be what a thread learnt about
         if len(vals) != 3:
             return True
         n = vals[2]

@@ -15,7 +15,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import cint, ir
+from . import cint, ir, simt_facts
 from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
 from .simt_log import Access
 from .simt_values import (_INT, OP_SALT, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
@@ -102,9 +102,11 @@ class SimtEval:
         if isinstance(e, ir.TemplateParam):
             return self.unknown()
         if isinstance(e, ir.VarRef):
-            return self._varref(e, m, fr)
+            r = self._varref(e, m, fr)
+            return simt_facts.refine(self, r) if self.facts else r
         if isinstance(e, (ir.Index, ir.Member)):
-            return self._load(e, m, fr)
+            r = self._load(e, m, fr)
+            return simt_facts.refine(self, r) if self.facts else r
         if isinstance(e, ir.UnaryOp):
             return self._unary(e, m, fr)
         if isinstance(e, ir.BinOp):
@@ -394,6 +396,8 @@ class SimtEval:
     # ------------------------------------------------------------------ accesses
     def access(self, loc: MemLoc, write: bool, m: Mask, value: Optional[V] = None,
                atomic: bool = False) -> None:
+        if write and self.facts:
+            simt_facts.forget(self, m.may)
         if not self.record:
             return
         p = loc.ptr
@@ -435,7 +439,7 @@ class SimtEval:
                      m.must[idx].copy(), self.wepoch[idx].copy(),
                      tuple((r[0], r[1], r[2]) for r in self.iter_stack), tuple(self.tags), val,
                      p.volatile or bool(loc.elem is not None and loc.elem.is_volatile), tok, self._solo,
-                     p.space)
+                     p.space, self.steps)
         self.buckets.setdefault(self.epoch, {}).setdefault(key, []).append(rec)
 
     # ------------------------------------------------------------------ operators
@@ -767,6 +771,8 @@ class SimtEval:
                 len(self._inline_stack) < MAX_INLINE_DEPTH and fn not in self._inline_stack:
             return self._inline(e, fn, m, fr)
         vals = [self.ev(a, m, fr) for a in e.args]
+        if self.facts:
+            simt_facts.forget(self, m.may)  # what the call writes is not known
         if self.glog is not None and (fn is None or fn.body is None) and \
                 not any(v.name == name for v in fr.fn.locals + fr.fn.params):  # not a function pointer
             self.glog.library_call(self, e, vals, m)
