@@ -184,6 +184,30 @@ class SimtEval:
             return self._loaded(loc)
         return self.unknown()
 
+    def _param_member_element(self, e: ir.Index, m: Mask, fr: _Frame) -> Optional[RegLoc]:
+        """``q.p[4]`` with ``q`` a struct parameter (passed by value) and ``p`` an array member:
+        element 4 of it, a register location like a scalar member (a pointer there is an object
+        of its own, see :meth:`_member_pointer`). Only for an index that is the same for every
+        thread that runs here."""
+        b = e.base
+        while isinstance(b, ir.Cast) and b.implicit:
+            b = b.operand
+        root = b
+        while isinstance(root, ir.Member) and not root.arrow:
+            root = root.base
+        if not isinstance(b, ir.Member) or not isinstance(root, ir.VarRef) or root.var.storage != "param":
+            return None
+        loc = self.lvalue(b, m, fr)
+        if not isinstance(loc, RegLoc) or loc.type is None or loc.type.kind != "array" or \
+                loc.type.element is None:
+            return None
+        idx = self.ev(e.index, m, fr)
+        act = m.may
+        if not isinstance(idx, V) or idx.is_float or not bool(np.all(idx.k[act])) or \
+                len(np.unique(idx.v[act])) != 1:
+            return None
+        return RegLoc((loc.key, int(idx.v[act][0])), loc.var, loc.type.element)
+
     def _member_pointer(self, loc: RegLoc) -> Ptr:
         """A pointer member of a struct passed by value (``q.p`` of ``foo(s q)``): the object it
         points at, one per member path, like a pointer parameter of its own."""
@@ -193,9 +217,9 @@ class SimtEval:
         if var is None:
             path, k = [], key
             while isinstance(k, tuple):
-                path.append(k[1])
+                path.append(f"[{k[1]}]" if isinstance(k[1], int) else "." + k[1])
                 k = k[0]
-            name = ".".join([loc.var.name] + list(reversed(path)))
+            name = loc.var.name + "".join(reversed(path))
             var = objs[key] = ir.Variable(name, loc.type, "param", loc.var.range)
         el = loc.type.element or ir.UNKNOWN_TYPE
         return Ptr(var, "global", self.const(0), el, el.is_volatile)
@@ -331,6 +355,9 @@ class SimtEval:
                 return cur
             return RegLoc(v, v)
         if isinstance(e, ir.Index):
+            elem = self._param_member_element(e, m, fr)
+            if elem is not None:
+                return elem
             base = self.ev(e.base, m, fr)
             idx = self.ev(e.index, m, fr)
             if isinstance(base, V) and isinstance(idx, Ptr):  # 3[p]
