@@ -173,6 +173,9 @@ def _diag(ctx, me, ks, r, kf):
     if r.inter:
         g = ks.global_grid
         notes.append(f"grid {'x'.join(map(str, g))}" if g else "grid not known")
+        if ks.global_coverage()[0] == "sample":
+            notes.append("blocks checked: " + ", ".join(
+                "(" + ",".join(map(str, b)) + ")" for b in ks.sim.ts.blocks))
     if ks.block_note:
         notes.append(ks.block_note)
     if r.inter and ks.global_note:
