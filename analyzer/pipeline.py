@@ -25,34 +25,8 @@ from .memory import VariableFact, kernel_variables
 from .source_text import source_lines
 from .resources import KernelOccupancy, ResourceFacts, kernel_occupancy, kernel_resources
 from .sync import KernelSync
-from .target import DEFAULT_ARCH, Target, load_target
-
-
-@dataclass
-class AnalysisOptions:
-    arch: str = DEFAULT_ARCH
-    block: Optional[tuple[int, int, int]] = None
-    grid: Optional[tuple[int, int, int]] = None
-    dynamic_smem: Optional[int] = None
-    params: dict = field(default_factory=dict)  # --param NAME=VALUE
-    include_dirs: list[str] = field(default_factory=list)
-    defines: list[str] = field(default_factory=list)
-    std: str = "c++17"
-    frontend: str = "clang"
-    compile_commands: Optional[str] = None
-    device: Optional[str] = None  # --device preset name (roofline)
-    peak_gflops: Optional[float] = None  # --peak-gflops (custom device)
-    bandwidth_gbs: Optional[float] = None  # --bandwidth-gbs (custom device)
-    extra_args: list[str] = field(default_factory=list)
-    use_ptxas: bool = True
-    default_block: Optional[tuple[int, int, int]] = None  # config `default-block`: no launch found
-    # Header analysis (frontend/project_files.py): the user's included files are analysed too,
-    # except those an exclude glob matches.
-    headers: bool = True
-    exclude: list[str] = field(default_factory=list)
-    # Facts to compute (names from ALL_FACTS); None = all. Set from the selected rules by
-    # ``needed_facts`` (see rules/runner.check_file).
-    facts: Optional[frozenset] = None
+from .options import AnalysisOptions  # noqa: F401  (re-exported: the pipeline's input)
+from .target import Target, load_target
 
 
 @dataclass
