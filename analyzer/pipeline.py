@@ -186,7 +186,7 @@ def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Op
         msg = first.message if first else (getattr(pr, "message", "") or "cannot parse file")
         fa.error = ParseProblem(msg, first.line if first else 0, first.column if first else 0, path)
         return None
-    fa.dependencies = sorted({i.include.name for i in pr.tu.get_includes()})
+    fa.dependencies = pr.included_files()
     fa.scope = ProjectScope(path, opts.exclude, opts.headers)
     tu = lower_translation_unit(pr.tu, path, source, fa.scope)
     main = os.path.abspath(path)
