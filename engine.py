@@ -741,6 +741,8 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
             # of a bare parse on 40 cuda-samples files).
             run = _isolated if len(todo) == 1 else _guarded
             if len(todo) > 1 and not broken:
+                from .analyzer.ptxas_jobs import set_threads
+                set_threads(min(4, default_jobs() - 1))  # cores the analysis leaves idle
                 for i in todo:  # every compile queued now: they overlap the analyses below
                     start_ptxas(tasks[i])
             for i in todo:

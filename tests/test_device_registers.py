@@ -289,3 +289,41 @@ def test_ptxas_only_when_a_selected_rule_needs_it(tmp_path, monkeypatch, select,
     tr = run_task(Task(str(src), AnalysisOptions(), CheckOptions(select=select)))
     assert tr.result.error is None
     assert bool(calls) == compiled
+
+
+def test_compiles_run_side_by_side_when_allowed(tmp_path, monkeypatch):
+    """set_threads(n): up to n compiles at once (a many-file run with idle cores); 1 by default."""
+    import threading
+    import time as _time
+
+    running, peak, lock = [0], [0], threading.Lock()
+
+    def fake_compile(key, instantiations=()):
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        _time.sleep(0.3)
+        with lock:
+            running[0] -= 1
+        return key[0]
+
+    monkeypatch.setattr(ptxas_jobs, "_compile", fake_compile)
+    monkeypatch.setattr(ptxas_jobs, "_jobs", {})
+    from cudalint.analyzer.options import AnalysisOptions
+
+    files = []
+    for n in range(4):
+        f = tmp_path / f"k{n}.cu"
+        f.write_text(f"__global__ void k{n}(float* a) {{ a[0] = {n}; }}\n")
+        files.append(str(f))
+    for threads, want in ((1, 1), (3, 3)):
+        ptxas_jobs.set_threads(threads)
+        ptxas_jobs._jobs.clear()
+        peak[0] = 0
+        try:
+            for f in files:
+                ptxas_jobs.start(f, AnalysisOptions(arch="sm_90"))
+            got = [ptxas_jobs.report(f, "sm_90", [], [], "c++17") for f in files]
+        finally:
+            ptxas_jobs.set_threads(1)
+        assert got == [os.path.abspath(f) for f in files] and peak[0] == want
