@@ -96,11 +96,14 @@ def run_task(task: Task) -> TaskResult:
         copy = os.path.join(tmp, os.path.basename(real) or "buffer.cu")
         with open(copy, "w", encoding="utf-8", newline="") as f:
             f.write(task.source)
+        # (as an include dir, not only a clang argument: the compile for registers needs it too)
         aopts = dataclasses.replace(task.aopts, extra_args=list(task.aopts.extra_args) +
-                                    ["-iquote", os.path.dirname(real), "-I", os.path.dirname(real)])
+                                    ["-iquote", os.path.dirname(real)],
+                                    include_dirs=list(task.aopts.include_dirs) + [os.path.dirname(real)])
         if task.editor_facts:  # every fact, whichever rules are selected
             from .analyzer.pipeline import needed_facts
             aopts = dataclasses.replace(aopts, facts=needed_facts(None))
+        _start_quietly(copy, aopts, task.copts)  # the buffer's compile overlaps its parse
         res, fa = check_file(copy, aopts, task.copts, task.time_limit)
         facts = None
         if task.editor_facts and fa is not None:

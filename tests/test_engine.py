@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import signal
 import time
+
+import pytest
 
 from typer.testing import CliRunner
 
@@ -265,3 +268,18 @@ def test_a_file_another_worker_took_is_not_waited_for():
 
     pending, ahead = [2, 1], {"A": 0}  # A was told of 0, which a replacement worker took
     assert _pick(pending, ahead, "A") == (1, 2)
+
+
+def test_an_editor_buffer_gets_ptxas_registers_through_its_quoted_includes(tmp_path):
+    # The buffer is analysed as a copy in a temporary directory; the compile for registers must
+    # search the real file's directory as the parse does (it gave an estimate before).
+    from cudalint.analyzer.registers import find_nvcc
+
+    if find_nvcc() is None:
+        pytest.skip("nvcc not found")
+    (tmp_path / "h.cuh").write_text("__device__ float twice(float x) { return 2 * x; }\n")
+    src = '#include "h.cuh"\n__global__ void k(float* a) { a[threadIdx.x] = twice(a[threadIdx.x]); }\n'
+    (tmp_path / "a.cu").write_text("// the saved file differs from the buffer\n")
+    tr = engine.run_task(Task(str(tmp_path / "a.cu"), AnalysisOptions(), CheckOptions(), source=src,
+                              editor_facts=True))
+    assert '"registers_source": "ptxas"' in json.dumps(tr.facts)
