@@ -36,7 +36,8 @@ from typing import Optional
 
 import numpy as np
 
-from . import ir
+from . import ir, simt_facts
+from .global_blocks import global_blocks, uses_block_index  # noqa: F401 - for callers
 from .simt_log import element_text as _element_text, entry_pairs, tags_compatible as _tags_compatible
 from .simt_values import MemLoc, Mask, Ptr, V
 
@@ -131,62 +132,6 @@ def who(ts, t: int) -> str:
     return f"{bs}, {ts.describe(int(ts.lin[t]))}"
 
 
-def uses_block_index(fn: ir.Function, depth: int = 0, seen=None) -> set:
-    """Components of blockIdx/gridDim that ``fn`` (or a device function it calls) reads;
-    a cooperative-groups grid query counts as 'x'."""
-    seen = seen if seen is not None else set()
-    out: set = set()
-    if id(fn) in seen or depth > 8:
-        return out
-    seen.add(id(fn))
-    for e in fn.expressions():
-        if isinstance(e, ir.Builtin) and e.name in ("blockIdx", "gridDim") and e.component:
-            out.add(e.component)
-        elif isinstance(e, ir.Call):
-            if e.callee in ("this_grid", "block_rank", "block_index", "num_blocks", "dim_blocks"):
-                out.add("x")
-            if e.function is not None:
-                out |= uses_block_index(e.function, depth + 1, seen)
-    return out
-
-
-def global_blocks(grid: Optional[tuple], comps: set) -> tuple[list, str]:
-    """Blocks to simulate side by side for the inter-block check, and a note on what was
-    assumed. Along each blockIdx component the kernel reads: 0, 1 and the last (or all of them
-    when there are at most 3); a component it does not read stays 0 (every block along it
-    computes the same addresses, so block 1 stands for all)."""
-    if grid is None:
-        if not comps:
-            return [(0, 0, 0)], ("no launch grid known and the kernel never reads blockIdx: "
-                                 "assumed one block")
-        g = tuple(2 if "xyz"[d] in comps else 1 for d in range(3))
-        note = "no launch grid known: blocks 0 and 1 of each used dimension checked"
-    else:
-        g = tuple(grid)
-        note = ""
-    picks = []
-    for d in range(3):
-        n = g[d]
-        if n <= 1:
-            picks.append([0])
-        elif "xyz"[d] not in comps:
-            picks.append([0, 1])  # identical blocks: their accesses coincide
-        else:
-            picks.append(sorted({0, 1, n - 1}))
-    used = [d for d in range(3) if len(picks[d]) > 1]
-    out = [(0, 0, 0)]
-    for d in used:  # neighbours and the last block along each dimension
-        for v in picks[d][1:]:
-            b = [0, 0, 0]
-            b[d] = v
-            out.append(tuple(b))
-    if len(used) >= 2:
-        out.append(tuple(1 if d in used else 0 for d in range(3)))  # the diagonal neighbour
-    if not comps and len(out) > 2:
-        out = out[:2]
-    return out, note
-
-
 class GlobalLog:
     """Receives the run's global-memory events (see ``Simt.glog``); ``finish`` pairs them."""
 
@@ -240,6 +185,7 @@ class GlobalLog:
         if name not in _MEMCPY and name not in _MEMSET:
             return False
         vals = [sim.ev(a, m, fr) for a in e.args]
+        simt_facts.forget(sim, m.may)  # the bytes it writes may be what a thread learnt about
         if len(vals) != 3:
             return True
         n = vals[2]

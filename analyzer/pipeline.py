@@ -27,6 +27,7 @@ from .resources import KernelOccupancy, ResourceFacts, kernel_occupancy, kernel_
 from .sync import KernelSync
 from .options import AnalysisOptions  # noqa: F401  (re-exported: the pipeline's input)
 from .target import Target, load_target
+from .texture_bindings import annotate_accesses as annotate_textures
 
 
 @dataclass
@@ -49,6 +50,7 @@ _DEPENDS = {"occupancy": {"resources"}, "roofline": {"cgma"},
 _RULE_FACTS = {
     "CL0": set(), "CL1": {"resources", "accesses"}, "CL2": {"accesses"}, "CL3": {"accesses"},
     "CL4": {"resources", "occupancy"}, "CL5": {"cgma", "roofline"}, "CL6": {"sync"}, "CL7": set(),
+    "CL615": {"accesses"},  # a rule of its own: texture reads of memory the kernel writes
 }
 
 
@@ -59,7 +61,7 @@ def needed_facts(rule_codes=None) -> frozenset:
         return frozenset(ALL_FACTS)
     need: set = set()
     for code in rule_codes:
-        need |= _RULE_FACTS.get(code[:3], set(ALL_FACTS))  # an unknown family: everything
+        need |= _RULE_FACTS.get(code, _RULE_FACTS.get(code[:3], set(ALL_FACTS)))  # unknown family: all
     for f in list(need):
         need |= _DEPENDS.get(f, set())
     return frozenset(need)
@@ -239,6 +241,7 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchCo
     has_body = kernel.body is not None
     if "accesses" in needs and has_body:
         kf.accesses = _accesses(kf, target, params)
+        annotate_textures(kf.accesses, kernel, tu)  # backing memory and filter mode (host code)
     if "resources" in needs:
         kf.resources = kernel_resources(kernel, variables, tu, target, opts)
         if "occupancy" in needs:

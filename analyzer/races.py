@@ -23,6 +23,11 @@ warp-synchronous pattern that CL302 (rules/banks.py) reports; it is kept here wi
 ``warp_confined = True`` and the CL602 rule leaves it to CL302. Any other race between lanes of
 one warp -- e.g. a 32-thread block that leaves out ``__syncthreads()`` -- is reported: since
 Volta (independent thread scheduling) the lanes of a warp are not guaranteed to run in lockstep.
+One exception, within a single statement: in one execution of ``s[a] = f(s[b])`` each lane's
+load of ``s[b]`` feeds its own store, and no branch lies between them: the lanes that reach the
+statement together load before any of them stores (a store cannot be moved above the load it
+depends on). A lane's load and another lane's store of that same execution are not paired (an
+in-place transpose ``tile[x][y] = tile[y][x]`` within one warp: GPUVerify's ``warpsync/2d``).
 
 The pairing reads only the :class:`~.simt_log.Access` records and the thread set, so it serves
 any memory space the interpreter is asked to record.
@@ -108,6 +113,7 @@ class Simt(simt.Simt):
         self.races: dict = {}  # (id a, id b, across back edge) -> Race
         self._done: set = set()
         self._pair_checks = 0
+        self._fed: Optional[dict] = None  # id(assignment target) -> ids of nodes in its value
 
     def interval_closed(self, bucket: dict) -> None:
         for key, recs in bucket.items():
@@ -208,6 +214,10 @@ class Simt(simt.Simt):
         valid = ta_all != tb_all
         same = self.ts.warp[ta_all] == self.ts.warp[tb_all]
         valid &= ~(same & (rw.wepoch[pw[wsel]] != ro.wepoch[pov[osel]]))
+        if not ro.write and rw.write and ro.stamp == rw.stamp and self._feeds(rw.node, ro.node):
+            # one execution of `s[a] = f(s[b])` by lanes of one warp: every lane's load feeds
+            # its own store, so the lanes that run it together load before any of them stores
+            valid &= ~same
         if ro.write and rw.value is not None and ro.value is not None:
             va, vb = rw.value[pw[wsel]], ro.value[pov[osel]]
             with np.errstate(invalid="ignore"):
@@ -243,6 +253,13 @@ class Simt(simt.Simt):
         race = self.races[pk]
         if race.certain and race.cross_warp:
             self._done.add(pk)
+
+    def _feeds(self, target: ir.Expr, node: ir.Expr) -> bool:
+        """Whether ``node`` is part of the value assigned to ``target`` (in the kernel or a
+        device function it calls)."""
+        if self._fed is None:
+            self._fed = assignment_values(self.kernel)
+        return id(node) in self._fed.get(id(target), ())
 
     def _back_loop(self, a: Access, b: Access):
         if not a.iters or not b.iters:
@@ -281,6 +298,28 @@ class Simt(simt.Simt):
         r.confined = confined and (old.confined if old is not None else True)
         r.warp_confined = (not r.cross_warp) and r.confined and self.ts.warps_per_block > 1
         self.races[pk] = r
+
+
+def assignment_values(fn: ir.Function) -> dict:
+    """id(target of an assignment) -> ids of the expressions its value is computed from, over
+    ``fn`` and the device functions it calls."""
+    out: dict = {}
+    seen: set = set()
+    todo = [fn]
+    while todo:
+        f = todo.pop()
+        if id(f) in seen or f is None:
+            continue
+        seen.add(id(f))
+        for e in f.expressions():
+            if isinstance(e, ir.Assign):
+                t = e.target
+                while isinstance(t, ir.Cast) and t.implicit:
+                    t = t.operand
+                out.setdefault(id(t), set()).update(id(x) for x in e.value.walk())
+            elif isinstance(e, ir.Call) and e.function is not None and e.function.body is not None:
+                todo.append(e.function)
+    return out
 
 
 # ---------------------------------------------------------------------- entry point

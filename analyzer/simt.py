@@ -36,7 +36,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from . import cint, constprop, ir
+from . import cint, constprop, ir, simt_facts
 from .simt_eval import SimtEval
 from .simt_log import BarrierEvent, BranchStats, ThreadSet, sample_blocks
 from .simt_values import _INT, BudgetExceeded, Mask, Ptr, V, _Ctx, _Frame
@@ -88,6 +88,7 @@ class Simt(SimtEval):
         self.out_of_bounds: dict = {}  # shared variable -> thread-accesses outside it
         #: receives global-memory accesses, fences and grid barriers (analyzer/global_races.py)
         self.glog = None
+        self.facts: list = []  # what threads learnt from branches on loaded values (simt_facts)
         self.all = np.ones(self.n, dtype=bool)
         self.none = np.zeros(self.n, dtype=bool)
 
@@ -239,7 +240,7 @@ class Simt(SimtEval):
 
     # ------------------------------------------------------------------ if / loops / switch
     def _if(self, s: ir.If, m: Mask, fr: _Frame) -> None:
-        c = self.cond(s.cond, m, fr)
+        c, learnt = simt_facts.branch_cond(self, s.cond, m, fr)
         known = c.k
         ct = c.v != 0
         if bool(np.all(known[m.may])):
@@ -270,12 +271,18 @@ class Simt(SimtEval):
             if self._selects_one_thread(s.cond, fr, m):
                 self._solo_count += 1
                 self._solo = self._solo_count
+            f = simt_facts.push(self, learnt, mt.may & ~known, True)
             try:
                 self.block(s.then, mt, fr)
             finally:
                 self._solo = solo
+                simt_facts.pop(self, f)
         if s.otherwise is not None and me.any():
-            self.block(s.otherwise, me, fr)
+            f = simt_facts.push(self, learnt, me.may & ~known, False)
+            try:
+                self.block(s.otherwise, me, fr)
+            finally:
+                simt_facts.pop(self, f)
 
     def _selects_one_thread(self, c: ir.Expr, fr: Optional[_Frame] = None, m: Optional[Mask] = None) -> bool:
         """``threadIdx.x == v`` with ``v`` the same for the whole block (``buf_s[1]`` after a

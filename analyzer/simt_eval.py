@@ -15,7 +15,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import cint, ir
+from . import cint, ir, simt_facts
 from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
 from .simt_log import Access
 from .simt_values import (_INT, OP_SALT, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
@@ -102,9 +102,11 @@ class SimtEval:
         if isinstance(e, ir.TemplateParam):
             return self.unknown()
         if isinstance(e, ir.VarRef):
-            return self._varref(e, m, fr)
+            r = self._varref(e, m, fr)
+            return simt_facts.refine(self, r) if self.facts else r
         if isinstance(e, (ir.Index, ir.Member)):
-            return self._load(e, m, fr)
+            r = self._load(e, m, fr)
+            return simt_facts.refine(self, r) if self.facts else r
         if isinstance(e, ir.UnaryOp):
             return self._unary(e, m, fr)
         if isinstance(e, ir.BinOp):
@@ -182,6 +184,30 @@ class SimtEval:
             return self._loaded(loc)
         return self.unknown()
 
+    def _param_member_element(self, e: ir.Index, m: Mask, fr: _Frame) -> Optional[RegLoc]:
+        """``q.p[4]`` with ``q`` a struct parameter (passed by value) and ``p`` an array member:
+        element 4 of it, a register location like a scalar member (a pointer there is an object
+        of its own, see :meth:`_member_pointer`). Only for an index that is the same for every
+        thread that runs here."""
+        b = e.base
+        while isinstance(b, ir.Cast) and b.implicit:
+            b = b.operand
+        root = b
+        while isinstance(root, ir.Member) and not root.arrow:
+            root = root.base
+        if not isinstance(b, ir.Member) or not isinstance(root, ir.VarRef) or root.var.storage != "param":
+            return None
+        loc = self.lvalue(b, m, fr)
+        if not isinstance(loc, RegLoc) or loc.type is None or loc.type.kind != "array" or \
+                loc.type.element is None:
+            return None
+        idx = self.ev(e.index, m, fr)
+        act = m.may
+        if not isinstance(idx, V) or idx.is_float or not bool(np.all(idx.k[act])) or \
+                len(np.unique(idx.v[act])) != 1:
+            return None
+        return RegLoc((loc.key, int(idx.v[act][0])), loc.var, loc.type.element)
+
     def _member_pointer(self, loc: RegLoc) -> Ptr:
         """A pointer member of a struct passed by value (``q.p`` of ``foo(s q)``): the object it
         points at, one per member path, like a pointer parameter of its own."""
@@ -191,9 +217,9 @@ class SimtEval:
         if var is None:
             path, k = [], key
             while isinstance(k, tuple):
-                path.append(k[1])
+                path.append(f"[{k[1]}]" if isinstance(k[1], int) else "." + k[1])
                 k = k[0]
-            name = ".".join([loc.var.name] + list(reversed(path)))
+            name = loc.var.name + "".join(reversed(path))
             var = objs[key] = ir.Variable(name, loc.type, "param", loc.var.range)
         el = loc.type.element or ir.UNKNOWN_TYPE
         return Ptr(var, "global", self.const(0), el, el.is_volatile)
@@ -329,6 +355,9 @@ class SimtEval:
                 return cur
             return RegLoc(v, v)
         if isinstance(e, ir.Index):
+            elem = self._param_member_element(e, m, fr)
+            if elem is not None:
+                return elem
             base = self.ev(e.base, m, fr)
             idx = self.ev(e.index, m, fr)
             if isinstance(base, V) and isinstance(idx, Ptr):  # 3[p]
@@ -394,6 +423,8 @@ class SimtEval:
     # ------------------------------------------------------------------ accesses
     def access(self, loc: MemLoc, write: bool, m: Mask, value: Optional[V] = None,
                atomic: bool = False) -> None:
+        if write and self.facts:
+            simt_facts.forget(self, m.may)
         if not self.record:
             return
         p = loc.ptr
@@ -435,7 +466,7 @@ class SimtEval:
                      m.must[idx].copy(), self.wepoch[idx].copy(),
                      tuple((r[0], r[1], r[2]) for r in self.iter_stack), tuple(self.tags), val,
                      p.volatile or bool(loc.elem is not None and loc.elem.is_volatile), tok, self._solo,
-                     p.space)
+                     p.space, self.steps)
         self.buckets.setdefault(self.epoch, {}).setdefault(key, []).append(rec)
 
     # ------------------------------------------------------------------ operators
@@ -767,6 +798,8 @@ class SimtEval:
                 len(self._inline_stack) < MAX_INLINE_DEPTH and fn not in self._inline_stack:
             return self._inline(e, fn, m, fr)
         vals = [self.ev(a, m, fr) for a in e.args]
+        if self.facts:
+            simt_facts.forget(self, m.may)  # what the call writes is not known
         if self.glog is not None and (fn is None or fn.body is None) and \
                 not any(v.name == name for v in fr.fn.locals + fr.fn.params):  # not a function pointer
             self.glog.library_call(self, e, vals, m)

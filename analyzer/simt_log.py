@@ -45,6 +45,9 @@ class Access:
     #: is by at most one thread, so two accesses of the same execution never race
     solo: Optional[int] = None
     space: str = "shared"  # the memory space of ``var`` (what the run was asked to record)
+    #: the interpreter's statement count when it ran: equal for the loads and the store of one
+    #: execution of one statement (``s[t] = s[t ^ 1]``)
+    stamp: int = -1
 
 
 @dataclass

@@ -11,7 +11,8 @@ from typing import Optional
 
 from . import ir
 from .cfg import CFG
-from .global_races import global_blocks, probe_candidates, uses_block_index
+from .global_blocks import coverage, global_blocks, grid_blocks, uses_block_index
+from .global_races import probe_candidates
 from .launch import LaunchConfig, fit_block
 from .races import Simt, find_races
 from .uniformity import DivergenceFacts, Uniformity, _uniform_fn, warp_divergence
@@ -34,6 +35,7 @@ class KernelSync:
         self.block_note = ""
         self.races_checked = True
         self.global_note = ""  # what the global-memory race check assumed
+        self.global_comps: set = set()  # blockIdx components the kernel reads
         # the launch's grid; without a resolved block, the grid its site still gives
         site = getattr(launch, "site", None)
         self.global_grid = launch.grid or (site.grid if site is not None else None)
@@ -47,7 +49,8 @@ class KernelSync:
     def _run_races(self) -> Simt:
         lc = self.launch
         loops = {lp for lp in self.cfg.loop_nodes if self.cfg.loop_has_barrier(lp)}
-        blocks, self.global_note = global_blocks(self.global_grid, uses_block_index(self.kernel))
+        self.global_comps = uses_block_index(self.kernel)
+        blocks, self.global_note = global_blocks(self.global_grid, self.global_comps)
 
         def run(block: tuple, extra: Optional[dict] = None):
             return find_races(self.kernel, block, self.global_grid, {**self.params, **(extra or {})},
@@ -144,6 +147,10 @@ class KernelSync:
             "global": self._global_json(sim),
         }
 
+    def global_coverage(self) -> tuple[str, str]:
+        """What the blocks the global check ran cover of the grid (global_blocks.coverage)."""
+        return coverage(self.sim.ts.blocks, self.global_grid, self.global_comps)
+
     def _global_json(self, sim: Simt) -> dict:
         """The global-memory race check (CL606/CL607): arrays checked, blocks run side by side,
         whether it finished within its budgets, the races with their witnesses."""
@@ -151,10 +158,13 @@ class KernelSync:
         if g is None:
             return {"checked": False}
         races = sorted(g.races.values(), key=lambda r: (r.b.range.line, r.a.range.line))
+        cov, cov_note = self.global_coverage()
         return {"checked": self.races_checked, "arrays": list(getattr(g, "arrays", [])),
                 "written": list(getattr(g, "written", [])),
                 "blocks": [list(b) for b in sim.ts.blocks],
                 "grid": list(self.global_grid) if self.global_grid else None,
+                "grid_blocks": grid_blocks(self.global_grid),
+                "coverage": cov, "coverage_note": cov_note,
                 "grid_barriers": g.grid_barriers,
                 "complete": bool(g.complete and sim.complete),
                 "incomplete_reason": g.reason or (sim.incomplete_reason if not sim.complete else ""),

@@ -12,8 +12,9 @@ kernels for other errors (asserts, null pointers, barrier divergence, constant m
 frontend errors) are left out. Racy kernels are split by the memory their race is on
 (``SHARED_RACES``: shared; the others global). Every ``//pass`` kernel counts as race-free
 (those verified under GPUVerify's warp-synchronous mode are listed apart as well). The GPUVerify annotation builtins
-(``__requires`` ...) are defined away; ``cuda.h``, cooperative groups and cuRAND are
-included, as GPUVerify's own prelude does.
+(``__requires`` ...) are defined away (loop invariants, which sit in a loop's condition, as
+``(void)0``); ``cuda.h``, cooperative groups and cuRAND are included, and GPUVerify's
+``synchronize(g)`` is ``g.sync()``, as GPUVerify's own prelude does.
 """
 from __future__ import annotations
 
@@ -41,10 +42,11 @@ using namespace cooperative_groups;
 #define __ensures(x)
 #define __assert(x)
 #define __assume(x)
-#define __invariant(x)
-#define __global_invariant(x)
+#define __invariant(x) ((void)0)
+#define __global_invariant(x) ((void)0)
 #define __requires_fresh_array(x)
 #define __function_wide_invariant(x)
+#define synchronize(g) (g).sync()
 """
 
 

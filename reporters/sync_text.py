@@ -40,7 +40,10 @@ def _global_lines(g: dict, checked: bool) -> list:
     blocks = ", ".join("(" + ",".join(map(str, b)) + ")" for b in g["blocks"])
     out = [f"    global memory: {len(g['arrays'])} array(s) checked ({', '.join(g['arrays']) or 'none written'}) "
            f"across {len(g['blocks'])} block(s) {blocks} of grid {grid}"
-           + ("" if g["complete"] else f"; the check stopped early ({g['incomplete_reason']}), so more may exist")]
+           + ("; finished within its budget" if g["complete"] else
+              f"; the check stopped early ({g['incomplete_reason']}), so more may exist")]
+    if g.get("coverage_note"):
+        out.append(f"      blocks: {g['coverage_note']}")
     if g["note"]:
         out.append(f"      assumed: {g['note']}")
     out.append(f"      races: {len(g['races'])}")

@@ -73,7 +73,10 @@ def global_race_intra(ctx: RuleContext):
                    "race unless a grid-wide barrier (`cg::this_grid().sync()`) or the end of the "
                    "kernel separates them. Accesses a block makes after publishing its results with "
                    "`__threadfence()` and an atomic (the last-block reduction pattern) are not paired "
-                   "with other blocks'.",
+                   "with other blocks'. The blocks run are a sample of a larger grid (block 0, its "
+                   "neighbours, the last block): a race between two other blocks can go unseen, and the "
+                   "message lists the blocks that were checked (`explain` too, with whether the check "
+                   "finished within its budget).",
     why="Blocks run in any order and concurrently; there is no barrier between blocks inside a "
         "kernel launch (short of a cooperative launch's grid sync). Two blocks writing one element, "
         "or one writing what another reads, give results that depend on scheduling.",
@@ -173,6 +176,9 @@ def _diag(ctx, me, ks, r, kf):
     if r.inter:
         g = ks.global_grid
         notes.append(f"grid {'x'.join(map(str, g))}" if g else "grid not known")
+        if ks.global_coverage()[0] == "sample":
+            notes.append("blocks checked: " + ", ".join(
+                "(" + ",".join(map(str, b)) + ")" for b in ks.sim.ts.blocks))
     if ks.block_note:
         notes.append(ks.block_note)
     if r.inter and ks.global_note:

@@ -97,3 +97,70 @@ def test_grid_barrier_orders_blocks_and_explain_says_so(tmp_path):
     assert g["blocks"] == [[0, 0, 0], [1, 0, 0], [15, 0, 0]] and g["grid"] == [16, 1, 1]
     ks, races = sync_of(tmp_path, src.replace("SYNC", "__syncthreads()"), block=(64, 1, 1), grid=(16, 1, 1))
     assert [(r.inter, r.element, r.a_write, r.b_write) for r in races] == [(True, "part[1]", True, False)]
+
+
+_EXPLAIN_SRC = """
+__device__ int hits;
+
+__global__ void shifted(const float* in, float* out, float* tmp)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    tmp[i] = in[i];
+    out[i + 512] = tmp[i];
+}
+
+__global__ void no_block_index(float* out)
+{
+    out[threadIdx.x] = 1.0f;
+    hits = 0;
+}
+
+int main()
+{
+    float *a, *b, *c;
+    shifted<<<8, 256>>>(a, b, c);
+    shifted<<<8, 256>>>(a, b, c);
+    no_block_index<<<8, 256>>>(a);
+    return 0;
+}
+"""
+
+
+def _explain(tmp_path, *args):
+    import json
+    from typer.testing import CliRunner
+    from cudalint.cli import app
+    p = tmp_path / "k.cu"
+    p.write_text(_EXPLAIN_SRC)
+    r = CliRunner().invoke(app, ["explain", str(p), *args], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    return r.output if "json" not in args else {k["name"]: k for k in json.loads(r.output)["files"][0]["kernels"]}
+
+
+def test_explain_lists_arrays_blocks_and_budget(tmp_path):
+    # `in` is a pointer to const: never written, not tracked; tmp and out are written
+    ks = _explain(tmp_path, "--output-format", "json")
+    g = ks["shifted"]["sync"]["global"]
+    assert g["arrays"] == ["out", "tmp"] and g["written"] == ["out", "tmp"]
+    assert g["blocks"] == [[0, 0, 0], [1, 0, 0], [7, 0, 0]] and g["grid"] == [8, 1, 1]
+    assert g["grid_blocks"] == 8 and g["coverage"] == "sample" and g["complete"] is True
+    # the kernel never reads blockIdx: blocks 0 and 1 stand for every pair of the 8
+    g2 = ks["no_block_index"]["sync"]["global"]
+    assert g2["arrays"] == ["hits", "out"] and g2["blocks"] == [[0, 0, 0], [1, 0, 0]]
+    assert g2["coverage"] == "alike" and g2["complete"] is True
+    text = _explain(tmp_path)
+    assert ("global memory: 2 array(s) checked (out, tmp) across 3 block(s) (0,0,0), (1,0,0), "
+            "(7,0,0) of grid 8x1x1; finished within its budget") in text
+    assert "blocks: a sample of 3 blocks of 8" in text
+    assert "blocks: the kernel never reads blockIdx" in text
+
+
+def test_explain_says_when_the_budget_stopped_the_check(tmp_path, monkeypatch):
+    from cudalint.analyzer import global_races
+    # 3 blocks x 256 threads x 3 global accesses = 2304 thread-accesses; stop after 1000
+    monkeypatch.setattr(global_races, "MAX_ENTRIES", 1000)
+    ks = _explain(tmp_path, "--output-format", "json", "--kernel", "shifted")
+    g = ks["shifted"]["sync"]["global"]
+    assert g["complete"] is False and "more than 1000 global-memory thread-accesses" in g["incomplete_reason"]
+    text = _explain(tmp_path, "--kernel", "shifted")
+    assert "the check stopped early (more than 1000 global-memory thread-accesses), so more may exist" in text
