@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import ir
-from .constprop import text
+from .constprop import evaluate, text
 from .texture_calls import texture_space
 
 RES_TYPES = {0: "array", 1: "mipmapped array", 2: "linear", 3: "pitch2D"}
@@ -112,7 +112,10 @@ def _int(e: Optional[ir.Expr]) -> Optional[int]:
     e = _strip(e)
     if isinstance(e, ir.Const) and isinstance(e.value, (int, bool)):
         return int(e.value)
-    return None
+    if e is None:
+        return None
+    v = evaluate(e, {})  # cudaArrayLayered | cudaArraySurfaceLoadStore
+    return int(v) if isinstance(v, (int, bool)) else None
 
 
 def _member_path(e: ir.Expr):
