@@ -462,3 +462,18 @@ def test_explain_text_marks_the_load_path(tmp_path):
     b_rows = [l for l in r.output.splitlines() if " b " in l and " global " in l]
     assert any("load (read-only)" in l for l in b_rows) and any("load (ld.cs)" in l for l in b_rows)
     assert "the compiler may route it through the read-only (texture) cache" in r.output
+
+
+def test_editor_label_and_hover_for_texture_and_path(tmp_path):
+    from cudalint.commands.editor_render import access_label, access_markdown
+    fa = _analyze(tmp_path, BACKINGS)
+    k = _kernel(fa, "b")
+    tp = next(a for a in _rows(k) if a["array"] == "tp")
+    assert access_label(tp) == "row 32x1"
+    hover = access_markdown(tp, {"name": "b", "json": k.to_json()})
+    assert "**texture load of `tp`**" in hover and "- 32 texels per warp request" in hover
+    assert "- memory: pitch2D over `p`: pitch-linear memory, cudaMallocPitch at line 11" in hover
+    fa = _analyze(tmp_path, ISSUE)
+    k = _kernel(fa, "k")
+    g = next(a for a in _rows(k) if a["array"] == "in")
+    assert "- load path: read-only" in access_markdown(g, {"name": "k", "json": k.to_json()})
