@@ -263,8 +263,8 @@ def _meaning(tc, cost: TextureCost) -> list:
         return [f"`{tc.name}`: one warp {verb} a {fp} box of texels: 3-D locality the texture cache serves"]
     if cost.pattern == "column":
         return [f"`{tc.name}`: one warp {verb} a column of {fp.split('x')[1] if 'x' in fp else fp} texels: "
-                "the texture cache's 2-D layout serves it (the same walk down a row-major global "
-                "array would be a strided load)"]
+                "a CUDA array's block-linear layout keeps it in few texture cache lines (the same "
+                "walk down a row-major global array would be a strided load)"]
     if cost.pattern in ("contiguous", "row"):
         return [f"`{tc.name}`: one warp {verb} {n:g} consecutive texels, like a coalesced global load"]
     if cost.pattern == "strided":
