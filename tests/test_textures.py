@@ -477,3 +477,22 @@ def test_editor_label_and_hover_for_texture_and_path(tmp_path):
     k = _kernel(fa, "k")
     g = next(a for a in _rows(k) if a["array"] == "in")
     assert "- load path: read-only" in access_markdown(g, {"name": "k", "json": k.to_json()})
+
+
+def test_value_from_a_per_thread_array_is_not_warp_uniform(tmp_path):
+    """Distilled from cuda-samples' marchingCubes (classifyVoxel): a lookup texture indexed by
+    flags computed from the thread's own array `field` (`field[0] < iso`). The index is the same
+    array element in every lane, but each lane's array holds its own values: the fetch is
+    data-dependent, not a broadcast."""
+    fa = _analyze(tmp_path, """
+    __global__ void classify(cudaTextureObject_t vol, cudaTextureObject_t lut, unsigned *o, float iso) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      float field[2];
+      field[0] = tex1Dfetch<float>(vol, i);
+      field[1] = tex1Dfetch<float>(vol, i + 1);
+      unsigned idx = unsigned(field[0] < iso) + 2 * unsigned(field[1] < iso);
+      o[i] = tex1Dfetch<unsigned>(lut, idx);
+    }
+    """, block=(64, 1, 1))
+    [t] = _rows(_kernel(fa, "classify"), "lut")
+    assert t["pattern"] == "data-dependent"
