@@ -25,35 +25,9 @@ from .memory import VariableFact, kernel_variables
 from .source_text import source_lines
 from .resources import KernelOccupancy, ResourceFacts, kernel_occupancy, kernel_resources
 from .sync import KernelSync
-from .target import DEFAULT_ARCH, Target, load_target
+from .options import AnalysisOptions  # noqa: F401  (re-exported: the pipeline's input)
+from .target import Target, load_target
 from .texture_bindings import annotate_accesses as annotate_textures
-
-
-@dataclass
-class AnalysisOptions:
-    arch: str = DEFAULT_ARCH
-    block: Optional[tuple[int, int, int]] = None
-    grid: Optional[tuple[int, int, int]] = None
-    dynamic_smem: Optional[int] = None
-    params: dict = field(default_factory=dict)  # --param NAME=VALUE
-    include_dirs: list[str] = field(default_factory=list)
-    defines: list[str] = field(default_factory=list)
-    std: str = "c++17"
-    frontend: str = "clang"
-    compile_commands: Optional[str] = None
-    device: Optional[str] = None  # --device preset name (roofline)
-    peak_gflops: Optional[float] = None  # --peak-gflops (custom device)
-    bandwidth_gbs: Optional[float] = None  # --bandwidth-gbs (custom device)
-    extra_args: list[str] = field(default_factory=list)
-    use_ptxas: bool = True
-    default_block: Optional[tuple[int, int, int]] = None  # config `default-block`: no launch found
-    # Header analysis (frontend/project_files.py): the user's included files are analysed too,
-    # except those an exclude glob matches.
-    headers: bool = True
-    exclude: list[str] = field(default_factory=list)
-    # Facts to compute (names from ALL_FACTS); None = all. Set from the selected rules by
-    # ``needed_facts`` (see rules/runner.check_file).
-    facts: Optional[frozenset] = None
 
 
 @dataclass
@@ -214,7 +188,7 @@ def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Op
         msg = first.message if first else (getattr(pr, "message", "") or "cannot parse file")
         fa.error = ParseProblem(msg, first.line if first else 0, first.column if first else 0, path)
         return None
-    fa.dependencies = sorted({i.include.name for i in pr.tu.get_includes()})
+    fa.dependencies = pr.included_files()
     fa.scope = ProjectScope(path, opts.exclude, opts.headers)
     tu = lower_translation_unit(pr.tu, path, source, fa.scope)
     main = os.path.abspath(path)
