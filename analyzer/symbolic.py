@@ -395,10 +395,12 @@ class Walker(WalkerExprs):
 
 
 
-def _written_vars(stmts: list) -> set:
+def _written_vars(stmts: list) -> dict:
     """Variables whose own value is changed inside ``stmts`` (assignment, ++/--, address
-    taken); a store through ``a[i]`` does not change ``a``."""
-    out: set = set()
+    taken); a store through ``a[i]`` does not change ``a``. In source order (keys of a dict):
+    a set of identity-hashed variables iterated in memory-address order, which named loop
+    counters and unknowns differently from run to run."""
+    out: dict = {}
 
     def root(e):
         while isinstance(e, ir.Cast):
@@ -408,7 +410,7 @@ def _written_vars(stmts: list) -> set:
     for s0 in stmts:
         for st in ir.walk_stmt(s0):
             if isinstance(st, ir.DeclStmt):
-                out.add(st.var)
+                out[st.var] = None
             for e in st.exprs():
                 for x in e.walk():
                     if isinstance(x, ir.Assign):
@@ -419,7 +421,7 @@ def _written_vars(stmts: list) -> set:
                     else:
                         continue
                     if v is not None:
-                        out.add(v)
+                        out[v] = None
     return out
 
 
