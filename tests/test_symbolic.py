@@ -404,3 +404,22 @@ def test_inlining_budget_summarises_call_trees_that_multiply(tmp_path):
     assert 0 < inlined <= S.INLINE_BUDGET
     tx, _, _ = T(w)
     assert sp.expand(ev(w, "out", "store").offset - 4 * (tx + sym(w, "blockIdx.x") * sym(w, "blockDim.x"))) == 0
+
+
+def test_loop_counter_named_after_the_first_variable_written(tmp_path):
+    # `rem` (written in the body) comes before `i` (written by the step); both step by
+    # blockDim.x, so neither counts 0, 1, 2 and the first one names the iteration symbol.
+    # A set of identity-hashed variables used to pick either, depending on memory layout.
+    src = """
+    __global__ void k(const float *g, float *s, unsigned n) {
+        unsigned rem = n;
+        for (unsigned i = 0; i < n; i += blockDim.x) {
+            s[i + threadIdx.x] = g[i + threadIdx.x];
+            rem -= blockDim.x;
+        }
+    }
+    """
+    for _ in range(3):
+        w, _k = walk(tmp_path, src)
+        it, = [s for s, i in w.syms.info.items() if i.kind == S.ITER]
+        assert it.name == "rem_iter"
