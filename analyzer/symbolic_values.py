@@ -339,15 +339,37 @@ def is_data(e) -> bool:
     return isinstance(e, sp.Basic) and bool(e.atoms(MemLoad))
 
 
+_SIZES: dict = {}  # expression -> (nodes, exact); not exact: more than the cap it was counted to
+
+
 def larger_than(e: sp.Basic, limit: int) -> bool:
-    """Whether the expression tree of ``e`` has more than ``limit`` nodes (stops counting
-    there, so the test costs at most ``limit`` steps)."""
-    n = 0
-    for _ in sp.preorder_traversal(e):
-        n += 1
-        if n > limit:
-            return True
-    return False
+    """Whether the expression tree of ``e`` has more than ``limit`` nodes (as
+    ``preorder_traversal`` counts them). Sizes are memoised per subexpression: the walker
+    asks this of every intermediate value, most of which it measured before."""
+    return _size(e, limit) > limit
+
+
+def _size(e, cap: int) -> int:
+    """Nodes of ``e`` when at most ``cap``, else some number above ``cap``."""
+    if not isinstance(e, sp.Basic):
+        n = 0
+        for _ in sp.preorder_traversal(e):
+            n += 1
+            if n > cap:
+                break
+        return n
+    got = _SIZES.get(e)
+    if got is not None and (got[1] or got[0] > cap):
+        return got[0]
+    n = 1
+    for a in e.args:
+        n += _size(a, cap)
+        if n > cap:
+            break
+    if len(_SIZES) >= 200_000:
+        _SIZES.clear()
+    _SIZES[e] = (n, n <= cap)
+    return n
 
 
 _MEMORY_STORAGE = ("shared", "extern_shared", "device", "constant", "managed", "static")
