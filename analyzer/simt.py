@@ -91,6 +91,7 @@ class Simt(SimtEval):
         self.facts: list = []  # what threads learnt from branches on loaded values (simt_facts)
         self.all = np.ones(self.n, dtype=bool)
         self.none = np.zeros(self.n, dtype=bool)
+        self._unknown_arrays = None
 
     # ------------------------------------------------------------------ helpers
     def const(self, x) -> V:
@@ -100,7 +101,14 @@ class Simt(SimtEval):
         return V(np.full(self.n, x, dtype=_INT), self.all.copy())
 
     def unknown(self) -> V:
-        return V(np.zeros(self.n, dtype=_INT), self.none.copy())
+        # Values are never changed in place, so every unknown shares two read-only arrays
+        # (a write to them would raise, not corrupt another value).
+        z = self._unknown_arrays
+        if z is None:
+            z = self._unknown_arrays = (np.zeros(self.n, dtype=_INT), np.zeros(self.n, dtype=bool))
+            z[0].flags.writeable = False
+            z[1].flags.writeable = False
+        return V(z[0], z[1])
 
     def arr(self, a: np.ndarray) -> V:
         return V(a.astype(_INT, copy=True), self.all.copy())

@@ -305,6 +305,11 @@ class SimtEval:
                 nv, ov = new.v, old.v
         else:
             nv, ov = new.v, old.v
+            if m.must.all():  # every thread stores: the new value as it is (no selects)
+                t = None
+                if new.t is not None or old.t is not None:
+                    t = new.t if new.t is not None else np.zeros(self.n, dtype=_INT)
+                return V(nv, new.k, t)
         v = np.where(m.must, nv, ov)
         k = np.where(m.must, new.k, old.k)
         unsure = m.may & ~m.must
