@@ -23,7 +23,8 @@ class KernelSync:
     first use. ``block`` is the block the race run simulated, ``block_note`` why it is not the
     launch's (see :func:`~.launch.fit_block`), ``races_checked`` whether races were looked for."""
 
-    def __init__(self, kernel: ir.Function, launch: LaunchConfig, params: dict):
+    def __init__(self, kernel: ir.Function, launch: LaunchConfig, params: dict,
+                 global_check: bool = True):
         self.kernel = kernel
         self.launch = launch
         self.params = params  # launch-site argument values, overridden by --param
@@ -36,6 +37,7 @@ class KernelSync:
         self.races_checked = True
         self.global_note = ""  # what the global-memory race check assumed
         self.global_comps: set = set()  # blockIdx components the kernel reads
+        self.global_check = global_check  # run the global-memory race check (CL606/CL607)
         # the launch's grid; without a resolved block, the grid its site still gives
         site = getattr(launch, "site", None)
         self.global_grid = launch.grid or (site.grid if site is not None else None)
@@ -50,24 +52,26 @@ class KernelSync:
         lc = self.launch
         loops = {lp for lp in self.cfg.loop_nodes if self.cfg.loop_has_barrier(lp)}
         self.global_comps = uses_block_index(self.kernel)
+        # the same blocks with or without the global check: CL602/CL603 see the same run
         blocks, self.global_note = global_blocks(self.global_grid, self.global_comps)
 
         def run(block: tuple, extra: Optional[dict] = None):
             return find_races(self.kernel, block, self.global_grid, {**self.params, **(extra or {})},
                               _uniform_fn(self.uni), lc.dynamic_smem, loops, blocks=blocks,
-                              global_check=True)
+                              global_check=self.global_check)
 
         def trial(block: tuple):
             s = run(block)
             return s, [v.name for v in s.out_of_bounds]
 
         block, sim, self.block_note = fit_block(lc, trial)
-        g_races = sim.glog.races
+        g_races = sim.glog.races if sim.glog is not None else {}
         if lc.source == "default" and (sim.races or g_races):
             if uses_thread_dims(self.kernel, ("y", "z")):
                 # a 2-D/3-D kernel checked with the stated 1-D default: meaningless pairs
                 sim.races = {}
-                sim.glog.races = {}
+                if sim.glog is not None:
+                    sim.glog.races = {}
                 self.block_note = ("no launch found and the kernel indexes threadIdx.y/z: "
                                    "races not checked (pass --block)")
                 self.races_checked = False
@@ -77,6 +81,9 @@ class KernelSync:
                 keep = {(id(r.a), id(r.b)) for r in s64.races.values()} | \
                     {(id(r.b), id(r.a)) for r in s64.races.values()}
                 sim.races = {k: r for k, r in sim.races.items() if (id(r.a), id(r.b)) in keep}
+        if sim.glog is None:
+            self.block = block
+            return sim
         if lc.source == "default" and sim.glog.races:
             if sim.out_of_bounds:
                 # the guessed block overruns the kernel's shared arrays: it is not the block
