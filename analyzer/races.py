@@ -44,7 +44,7 @@ from . import ir, simt
 from .simt import STEP_BUDGET
 from .simt_log import Access, ThreadSet, sample_blocks  # noqa: F401 - sample_blocks: for callers
 from .simt_log import element_text as _element_text, entry_pairs, tags_compatible as _tags_compatible
-from .global_races import GlobalLog, reread
+from .global_races import GlobalLog, data_selected, reread
 from .simt_values import _INT
 
 MAX_PAIRS = 200_000
@@ -338,6 +338,7 @@ def find_races(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
                barrier_loops=barrier_loops, budget=budget)
     if global_check:
         sim.glog = GlobalLog(ts)
+        sim.glog.by_data = data_selected(kernel)
     sim.run()
     if sim.glog is not None:
         sim.glog.finish()
