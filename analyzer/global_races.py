@@ -41,7 +41,8 @@ import numpy as np
 
 from . import ir, simt_facts
 from .global_blocks import global_blocks, uses_block_index  # noqa: F401 - for callers
-from .simt_log import element_text as _element_text, entry_pairs, tags_compatible as _tags_compatible
+from .simt_log import candidate_records, entries_by_record, entry_pairs
+from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
 from .simt_values import MemLoc, Mask, Ptr, V
 
 _INT = np.int64
@@ -360,27 +361,14 @@ class GlobalLog:
         cand = np.flatnonzero(has_w & (lo != hi))
         if len(cand) == 0:
             return
-        grp = np.zeros(n, dtype=np.int64)
-        grp[starts[1:]] = 1
-        grp = np.cumsum(grp)
-        cmask = np.zeros(len(starts), dtype=bool)
-        cmask[cand] = True
-        in_cand = cmask[grp]
-        involved = sorted(set(np.unique(ri[in_cand]).tolist()))
+        involved, in_cand = candidate_records(ri, starts, cand, n)
         writers = [wi for wi in involved if recs[wi].write]
         self._pair_checks += len(writers) * len(involved)
         if self._pair_checks > PAIR_BUDGET:
             self.complete = False
             self.reason = "too many pairs of global-memory accesses"
             return
-        sel_idx = np.flatnonzero(in_cand)
-        by_rec = sel_idx[np.argsort(ri[sel_idx], kind="stable")]
-        rids = ri[by_rec]
-        bounds = np.searchsorted(rids, involved + [np.iinfo(np.int32).max])
-        per_rec = {}
-        for j, i in enumerate(involved):
-            s = by_rec[bounds[j]:bounds[j + 1]]
-            per_rec[i] = (jk[s], th[s], po[s])
+        per_rec = entries_by_record(in_cand, ri, involved, (jk, th, po))
         cache: dict = {}
         for wi in writers:
             for oi in involved:
