@@ -104,6 +104,7 @@ class GlobalRace:
     b_kind: str = "access"
     iterations: tuple = ()  # (iteration of a, iteration of b) of a loop, when they differ
     assumed: str = ""  # `offset = 1`: the parameter value (none known) under which it races
+    ts: object = None  # the thread set of the run that found it, when not the kernel's first run
 
     def to_json(self, ts) -> dict:
         return {

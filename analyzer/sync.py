@@ -11,7 +11,7 @@ from typing import Optional
 
 from . import ir
 from .cfg import CFG
-from .global_blocks import coverage, global_blocks, grid_blocks, uses_block_index
+from .global_blocks import coverage, global_blocks, grid_blocks, more_blocks, uses_block_index
 from .global_races import probe_candidates
 from .launch import LaunchConfig, fit_block
 from .races import Simt, find_races
@@ -38,6 +38,7 @@ class KernelSync:
         self.global_note = ""  # what the global-memory race check assumed
         self.global_comps: set = set()  # blockIdx components the kernel reads
         self.global_check = global_check  # run the global-memory race check (CL606/CL607)
+        self.global_extra: list = []  # blocks a second run added (global_blocks.more_blocks)
         # the launch's grid; without a resolved block, the grid its site still gives
         site = getattr(launch, "site", None)
         self.global_grid = launch.grid or (site.grid if site is not None else None)
@@ -55,9 +56,9 @@ class KernelSync:
         # the same blocks with or without the global check: CL602/CL603 see the same run
         blocks, self.global_note = global_blocks(self.global_grid, self.global_comps)
 
-        def run(block: tuple, extra: Optional[dict] = None):
+        def run(block: tuple, extra: Optional[dict] = None, more: Optional[list] = None):
             return find_races(self.kernel, block, self.global_grid, {**self.params, **(extra or {})},
-                              _uniform_fn(self.uni), lc.dynamic_smem, loops, blocks=blocks,
+                              _uniform_fn(self.uni), lc.dynamic_smem, loops, blocks=blocks + (more or []),
                               global_check=self.global_check)
 
         def trial(block: tuple):
@@ -96,10 +97,27 @@ class KernelSync:
                 # written for 16-thread blocks overlaps its neighbours at 256).
                 s32 = run((32, 1, 1))
                 sim.glog.races = {k: r for k, r in sim.glog.races.items() if k in s32.glog.races}
+        if sim.glog.complete and self.races_checked:
+            self._more_blocks(sim, lambda more: run(block, None, more))
         if sim.glog.complete and self.races_checked and probe_candidates(sim.glog):
             self._probe_parameters(sim, lambda extra: run(block, extra))
         self.block = block
         return sim
+
+    def _more_blocks(self, sim: Simt, run) -> None:
+        """Blocks whose addresses can meet at a distance the sampled blocks do not cover
+        (global_blocks.more_blocks): one more run with them; its global races are added, each
+        naming its threads in that run's thread set."""
+        more = more_blocks(sim.glog.probe_sig, sim.ts, self.global_grid, self.global_comps)
+        if not more:
+            return
+        s2 = run(more)
+        self.global_extra = more
+        for k, r in s2.glog.races.items():
+            old = sim.glog.races.get(k)
+            if old is None or (r.certain and not old.certain):
+                r.ts = s2.ts
+                sim.glog.races[k] = r
 
     def _probe_parameters(self, sim: Simt, run) -> None:
         """An array indexed both with and without an integer parameter that has no known value
@@ -156,7 +174,11 @@ class KernelSync:
 
     def global_coverage(self) -> tuple[str, str]:
         """What the blocks the global check ran cover of the grid (global_blocks.coverage)."""
-        return coverage(self.sim.ts.blocks, self.global_grid, self.global_comps)
+        kind, note = coverage(self.sim.ts.blocks + self.global_extra, self.global_grid, self.global_comps)
+        if self.global_extra:
+            note += ("; blocks " + ", ".join(str(b[0]) for b in self.global_extra) + " added, where "
+                     "the addresses of blocks that many apart meet")
+        return kind, note
 
     def _global_json(self, sim: Simt) -> dict:
         """The global-memory race check (CL606/CL607): arrays checked, blocks run side by side,
@@ -168,7 +190,7 @@ class KernelSync:
         cov, cov_note = self.global_coverage()
         return {"checked": self.races_checked, "arrays": list(getattr(g, "arrays", [])),
                 "written": list(getattr(g, "written", [])),
-                "blocks": [list(b) for b in sim.ts.blocks],
+                "blocks": [list(b) for b in sim.ts.blocks + self.global_extra],
                 "grid": list(self.global_grid) if self.global_grid else None,
                 "grid_blocks": grid_blocks(self.global_grid),
                 "coverage": cov, "coverage_note": cov_note,
@@ -176,7 +198,7 @@ class KernelSync:
                 "complete": bool(g.complete and sim.complete),
                 "incomplete_reason": g.reason or (sim.incomplete_reason if not sim.complete else ""),
                 "note": self.global_note,
-                "races": [r.to_json(sim.ts) for r in races]}
+                "races": [r.to_json(r.ts or sim.ts) for r in races]}
 
 
 def uses_thread_dims(fn: ir.Function, comps: tuple, depth: int = 0, seen=None) -> bool:
