@@ -190,3 +190,22 @@ def test_no_global_check_without_cl606_cl607_and_the_same_shared_races(tmp_path)
     assert ks_602.sim.ts.blocks == ks_all.sim.ts.blocks == [(0, 0, 0), (1, 0, 0), (7, 0, 0)]
     key = lambda ks: sorted((r.a.range.line, r.b.range.line, r.a_write, r.b_write) for r in ks.races)
     assert key(ks_602) == key(ks_all) == [(5, 6, True, False)]
+
+
+def test_blocks_farther_apart_whose_addresses_meet_are_run(tmp_path):
+    # block b writes a[256b + 512 + t] and reads a[256b + t]: block 0's stores meet block 2's
+    # loads, a pair the sample (blocks 0, 1, 15) does not hold; a second run adds block 2
+    ks, races = sync_of(tmp_path, """
+    __global__ void k(float* a)
+    {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        a[i + 512] = 2.0f * a[i];
+    }
+    int main() { float* a; k<<<16, 256>>>(a); return 0; }
+    """)
+    assert [(r.inter, r.element) for r in races] == [(True, "a[512]")]
+    r = races[0]
+    assert {who(r.ts, r.thread_a), who(r.ts, r.thread_b)} == {"block 0, thread 0", "block 2, thread 0"}
+    g = ks.to_json()["global"]
+    assert g["blocks"][:4] == [[0, 0, 0], [1, 0, 0], [15, 0, 0], [2, 0, 0]] and g["coverage"] == "sample"
+    assert "added, where the addresses of blocks that many apart meet" in g["coverage_note"]
