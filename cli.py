@@ -87,7 +87,7 @@ def collect_files(paths: List[Path], exclude=None) -> list[str]:
 
 def _analysis_options(arch, block, grid, dynamic_smem, params, include, define, std,
                       compile_commands, frontend, device=None, peak_gflops=None, bandwidth_gbs=None):
-    from .analyzer.pipeline import AnalysisOptions
+    from .analyzer.options import AnalysisOptions
     from .analyzer.target import load_target
 
     try:
@@ -266,7 +266,7 @@ def _plan(ctx, files, aopts, select, ignore, config, isolated, time_limit, excl=
     merged under the command line's options."""
     from .config import ConfigError, analysis_options_for, check_options_for
     from .engine import Task
-    from .rules.runner import DEFAULT_TIME_LIMIT_S
+    from .rules.options import DEFAULT_TIME_LIMIT_S
 
     resolver = _resolver(config, isolated)
     explicit = {f for f in _CLI_FIELDS  # options given on the command line (not defaults)

@@ -560,7 +560,7 @@ def analysis_options_for(settings: Settings, base, explicit: set[str]):
 
 
 def check_options_for(settings: Settings, path: str, cli_select: list[str], cli_ignore: list[str]):
-    from .rules.runner import CheckOptions
+    from .rules.options import CheckOptions
 
     return CheckOptions(select=list(cli_select) if cli_select else settings.selected(),
                         ignore=settings.ignored() + settings.per_file_ignored(path) + list(cli_ignore),

@@ -96,11 +96,14 @@ def run_task(task: Task) -> TaskResult:
         copy = os.path.join(tmp, os.path.basename(real) or "buffer.cu")
         with open(copy, "w", encoding="utf-8", newline="") as f:
             f.write(task.source)
+        # (as an include dir, not only a clang argument: the compile for registers needs it too)
         aopts = dataclasses.replace(task.aopts, extra_args=list(task.aopts.extra_args) +
-                                    ["-iquote", os.path.dirname(real), "-I", os.path.dirname(real)])
+                                    ["-iquote", os.path.dirname(real)],
+                                    include_dirs=list(task.aopts.include_dirs) + [os.path.dirname(real)])
         if task.editor_facts:  # every fact, whichever rules are selected
             from .analyzer.pipeline import needed_facts
             aopts = dataclasses.replace(aopts, facts=needed_facts(None))
+        _start_quietly(copy, aopts, task.copts)  # the buffer's compile overlaps its parse
         res, fa = check_file(copy, aopts, task.copts, task.time_limit)
         facts = None
         if task.editor_facts and fa is not None:
@@ -459,11 +462,26 @@ def _worker_main(conn) -> None:
             return
         if task is None:
             return
+        task, ahead = task  # ahead: (path, options) of the file this worker will likely get next
+        if not broken:
+            _start_quietly(task.path, task.aopts, task.copts, task.source)
+            if ahead is not None:
+                _start_quietly(*ahead)  # its compile overlaps this file's analysis
         out = TaskResult(crash_result(task.path, broken)) if broken else _guarded(task)
         try:
             conn.send(out)
         except (OSError, EOFError):
             return
+
+
+def _start_quietly(path: str, aopts, copts, source: Optional[str] = None) -> None:
+    try:
+        if source is None:
+            from .analyzer.ptxas_jobs import start
+            from .rules.runner import effective_options
+            start(path, effective_options(aopts, copts))
+    except Exception:  # noqa: BLE001 - the analysis compiles it itself if this failed
+        pass
 
 
 def _signal_name(code: Optional[int]) -> str:
@@ -508,6 +526,22 @@ class _Worker:
             pass
 
 
+def _pick(pending: list[int], ahead: dict[int, int], worker: int) -> tuple[int, Optional[int]]:
+    """The task to hand ``worker`` (the one it was told of, if still pending, else the first
+    pending one no other worker was told of) and the one to tell it of now; ``pending`` is in
+    reverse order (next task last) and ``ahead`` maps each worker to the task it was told of."""
+    i = ahead.pop(worker, None)
+    if i is None or i not in pending:
+        told = set(ahead.values())
+        i = next((j for j in reversed(pending) if j not in told), pending[-1])
+    pending.remove(i)
+    told = set(ahead.values())
+    nxt = next((j for j in reversed(pending) if j not in told), None)
+    if nxt is not None:
+        ahead[worker] = nxt
+    return i, nxt
+
+
 class WorkerPool:
     """``size`` spawned worker processes. :meth:`run` hands out tasks and yields
     ``(index, TaskResult)`` as they finish; a worker that dies or hangs is replaced and its
@@ -535,13 +569,19 @@ class WorkerPool:
             self._spawn()
         idle = [w for w in self._workers]
         busy: list[_Worker] = []
+        # Each worker is told the task it will probably get next, and gets it when it is still
+        # pending: its compile (ptxas) then runs during the current file's analysis, as the
+        # single-process run queues every compile up front.
+        ahead: dict[int, int] = {}  # id(worker) -> index of the task it was told about
         while pending or busy:
             while pending and idle:
                 w = idle.pop()
-                i = pending.pop()
+                i, nxt = _pick(pending, ahead, id(w))
                 w.task, w.index, w.started = tasks[i], i, time.monotonic()
                 try:
-                    w.conn.send(tasks[i])
+                    # of the next task, only what its compile needs (a Task may not unpickle)
+                    nt = tasks[nxt] if nxt is not None else None
+                    w.conn.send((tasks[i], (nt.path, nt.aopts, nt.copts, nt.source) if nt else None))
                     busy.append(w)
                 except (OSError, EOFError, ValueError):  # died while idle: replace, retry
                     pending.append(i)
@@ -704,6 +744,8 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
             # of a bare parse on 40 cuda-samples files).
             run = _isolated if len(todo) == 1 else _guarded
             if len(todo) > 1 and not broken:
+                from .analyzer.ptxas_jobs import set_threads
+                set_threads(min(4, default_jobs() - 1))  # cores the analysis leaves idle
                 for i in todo:  # every compile queued now: they overlap the analyses below
                     start_ptxas(tasks[i])
             for i in todo:

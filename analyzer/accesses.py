@@ -29,7 +29,9 @@ from .coalescing import GlobalCost, global_cost
 from .constant_cache import constant_cost
 from .display import user_text
 from .lanes import AddressEvaluator, LaneModel
+from .read_only_path import load_path
 from .target import DEFAULT_ARCH, Target, load_target
+from .texture_patterns import fill_access as fill_texture_access
 
 
 @dataclass
@@ -40,7 +42,7 @@ class Access:
     end_column: int
     array: str  # the name written in the source
     base: str  # the object it belongs to (`in` for `src[t]` with `src = in + ...`)
-    space: str  # global | shared | local | constant
+    space: str  # global | shared | local | constant | texture | surface
     kind: str  # load | store
     element_bytes: Optional[int]
     index: str
@@ -61,6 +63,15 @@ class Access:
     requests: Optional[float] = None
     weight: Optional[float] = None
     request_note: str = ""
+    # The load's data path when it is not the plain one: "read-only" (__ldg), "read-only
+    # (compiler may choose)" (a const __restrict__ pointer), a cache hint (__ldcg, ...).
+    path: str = ""
+    # Texture and surface accesses (analyzer/texture_patterns.py, texture_bindings.py).
+    footprint: Optional[tuple] = None  # texels along x, y, z one warp request spans
+    texels_per_request: Optional[float] = None
+    backing: str = ""  # the memory behind the object, where the host code shows it
+    filter_mode: Optional[str] = None  # linear | point | None (not shown by the host code)
+    binding: object = field(default=None, repr=False)  # texture_bindings.Binding
     # extras for rules (not serialised)
     contiguous_sectors: Optional[float] = None
     min_sectors: Optional[float] = None
@@ -100,6 +111,13 @@ class Access:
             d["atomic"] = True
         if self.space == "constant":
             d["addresses_per_request"] = _round(self.addresses_per_request)
+        if self.path:
+            d["path"] = self.path
+        if self.space in ("texture", "surface"):
+            d["footprint"] = list(self.footprint) if self.footprint else None
+            d["texels_per_request"] = _round(self.texels_per_request)
+            d["backing"] = self.backing or None
+            d["filter_mode"] = self.filter_mode
         return d
 
 
@@ -277,6 +295,9 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
         A.why = c.why
         A.cost = c
         notes.extend(n for n in c.notes if n not in notes)
+    elif space in ("texture", "surface") and e.texture is not None:
+        fill_texture_access(A, e, ev, bindings, syms)
+        notes.extend(n for n in A.assumptions if n not in notes)
     elif space == "constant":
         wa = ev.evaluate(e.offset, e.path)
         cc = constant_cost(wa, e.elem_bytes)
@@ -289,6 +310,7 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
         if cc.pattern == "divergent":
             notes.append(f"the constant cache serves the {_round(cc.addresses_per_request, 2)} distinct "
                          "addresses of a warp request one after another")
+    A.path = load_path(e)
     # Where the numbers come from.
     used = e.offset.free_symbols if isinstance(e.offset, sp.Basic) else set()
     for s in sorted(used, key=lambda s: s.name):

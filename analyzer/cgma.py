@@ -51,6 +51,7 @@ import sympy as sp
 
 from . import constprop, ir
 from .target import DEFAULT_ARCH
+from .texture_counts import texel_map
 from .flops import Counts, GlobalAccess, KernelCounts, LoopCount, count_function, probe, to_number
 
 __all__ = [
@@ -690,7 +691,7 @@ def _tiling(fn: ir.Function, counts: KernelCounts, block: tuple, source_lines: l
 def analyze_cgma(fn: ir.Function, launch=None, params: Optional[dict] = None,
                  source_lines: Optional[list[str]] = None, accesses=None) -> CgmaFacts:
     """Count and form the CGMA facts of one kernel (see the module docstring)."""
-    counts = count_function(fn, launch, params)
+    counts = count_function(fn, launch, params, texels=texel_map(accesses))
     total = counts.total
     resolved = counts.resolved
     # ``kernel`` has the known sizes substituted; ``limit`` is the symbolic ratio's value as

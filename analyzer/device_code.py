@@ -115,6 +115,9 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
         raise ValueError("no __global__ function in the file")
     keep: set[int] = {id(c) for c, _ in kernels}
     keep |= {id(c) for c, _ in flat if c.kernel and c.kind == "prototype"}
+    # Device operator overloads are used without their name (`a += b` on float4): all kept.
+    keep |= {id(c) for c, _ in flat if c.device and c.kind == "function"
+             and any(n.startswith("operator") for n in c.names)}
     definers: dict[str, list] = {}
     macros: set[str] = set()
     for c, _ in flat:
@@ -183,6 +186,9 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
     cur: tuple = ()
     for c, ns in flat:
         if c.kind != "directive" and id(c) not in keep:
+            # A dropped piece can hold conditionals (`#ifdef __CUDACC__ __host__ __device__
+            # #endif` before a function, a header's closing `#endif`): keep them balanced.
+            parts.extend(_conditionals(c.text))
             continue
         if ns != cur:
             parts.extend("}" for _ in cur)
@@ -199,6 +205,26 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
         notes.append("headers not found for the device-only compile: " + ", ".join(missing))
     return DeviceCode(code="\n".join(parts) + "\n", kernels=sorted({n for c, _ in kernels for n in c.names}),
                       instantiations=insts, system_includes=system, notes=notes, template_kernels=sorted(templ))
+
+
+def _conditionals(text: str) -> list[str]:
+    """The preprocessor conditional lines of ``text`` (with their continuation lines)."""
+    if "#" not in text:
+        return []
+    out = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        m = re.match(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b", lines[i])
+        if m:
+            j = i
+            while lines[j].endswith("\\") and j + 1 < len(lines):
+                j += 1
+            out.append("\n".join(lines[i:j + 1]))
+            i = j + 1
+        else:
+            i += 1
+    return out
 
 
 _SYS_INCLUDE = re.compile(r"^\s*#\s*include\s*<([^>]+)>", re.M)

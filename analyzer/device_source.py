@@ -262,6 +262,7 @@ def _ends_at_brace(head: str) -> bool:
     function, namespace or extern block) rather than at the next ``;`` (a type or an
     initialiser)."""
     h = _strip_template_prefix(" ".join(head.split()))
+    h = _OPERATOR.sub("operator(", h)  # the '=' of `operator+=` is no initialiser
     if re.match(r"^(inline\s+)?namespace\b", h) or re.match(r'^extern\s*"C', h):
         return True
     if re.match(r"^(typedef\s+)?(struct|class|union|enum)\b", h):
@@ -283,9 +284,15 @@ def _top_level_has(s: str, ch: str) -> bool:
     return False
 
 
+_OPERATOR = re.compile(r"\boperator\s*(\(\s*\)|\[\s*\]|[^\w\s(]+|\s[A-Za-z_][\w\s:*&]*?)\s*\(")
+
+
 def _function_name(head: str) -> Optional[str]:
     """The declared name of a function head (``__global__ void __launch_bounds__(256) k(...)``)."""
     h = _strip_template_prefix(head)
+    op = _OPERATOR.search(h)
+    if op:  # `float4 operator+=(...)`: named by its symbol (uses are `a += b`, never the name)
+        return "operator" + "".join(op.group(1).split())
     for m in re.finditer(r"([A-Za-z_][\w:]*)\s*(<[^()]*>)?\s*\(", h):
         name = m.group(1).split("::")[-1]
         if name in _ATTR_CALLS or name in _KEYWORDS:

@@ -53,7 +53,9 @@ variable; a pointer to shared memory does not. ``a[i]`` read is 1 load, ``a[i] =
 other ``__ld*`` cache-hint loads are 1 load; ``atomic*(p, ...)`` on a global address is 1
 *atomic* access (a read-modify-write done in L2; counted in ``global_accesses``, not in the
 loads). A vector element (``float4``) read in one instruction is 1 access of 16 bytes, so the
-word size used by the roofline comes from the accessed type.
+word size used by the roofline comes from the accessed type. Texture fetches and surface reads
+are loads, surface writes stores (``texture_counts``: a filtered fetch reads its 2, 4 or 8
+texels, a ``float4`` fetch is one access).
 
 Control flow and trip counts
 ----------------------------
@@ -86,6 +88,8 @@ from .flop_counts import (Counts, GlobalAccess, KernelCounts, LoopCount, Num, pr
                           to_number)
 from .loops import loop_header, strip_casts
 from .source_text import source_lines
+from .texture_calls import texture_call
+from .texture_counts import texture_counts
 from .trip_counts import CountSymbols, Definitions, SymConv, loop_trip
 
 __all__ = [
@@ -175,8 +179,10 @@ def _is_fp64(t: ir.CType) -> bool:
 
 class _Walker:
     def __init__(self, fn: ir.Function, syms: CountSymbols, global_params: Optional[set] = None,
-                 depth_offset: int = 0, call_stack: tuple = (), cache: Optional[dict] = None):
+                 depth_offset: int = 0, call_stack: tuple = (), cache: Optional[dict] = None,
+                 texels: Optional[dict] = None):
         self.fn = fn
+        self.texels = texels if texels is not None else {}  # id(fetch call) -> (texels, note)
         self.syms = syms
         self.defs = Definitions(fn)
         self.conv = SymConv(syms, self.defs, {p.name for p in fn.params}, fn.template_bindings)
@@ -521,6 +527,11 @@ class _Walker:
                              stack)
                 out = out + Counts(atomics=1, store_bytes=e.type.size or 0)
             return out
+        tc = texture_call(e) if name.startswith(("tex", "surf")) else None
+        if tc is not None:
+            for a in e.args:
+                out = out + self.expr(a, stack)
+            return out + texture_counts(tc, self.texels.get(id(e)), self.syms.note)
         for a in e.args:
             out = out + self.expr(a, stack)
         if name in FLOP_TABLE:
@@ -537,7 +548,8 @@ class _Walker:
             gparams = {p for p, a in zip(fn.params, e.args)
                        if (p.type.is_pointer or p.is_reference) and
                        (self._is_global_ptr(a) or (p.is_reference and self._root_global(a) is not None))}
-            sub = _Walker(fn, self.syms, gparams, self.depth_offset + len(stack), self.call_stack, self.cache)
+            sub = _Walker(fn, self.syms, gparams, self.depth_offset + len(stack), self.call_stack, self.cache,
+                          self.texels)
             counts = sub.run()
             for acc in sub.accesses:
                 acc.loops = tuple(lp for lp, _ in stack) + acc.loops
@@ -596,17 +608,18 @@ def _param_values(fn: ir.Function, launch, params: Optional[dict]) -> tuple[dict
 
 
 def count_function(fn: ir.Function, launch=None, params: Optional[dict] = None,
-                   global_params: Optional[set] = None) -> KernelCounts:
+                   global_params: Optional[set] = None, texels: Optional[dict] = None) -> KernelCounts:
     """Count flops and global accesses of one thread running ``fn``.
 
     ``launch`` (a :class:`~cudalint.analyzer.launch.LaunchConfig`) gives ``blockDim``/``gridDim``
     and the kernel-parameter values seen at the launch site; ``params`` (``--param``) override
     them. ``global_params`` says which pointer parameters point to global memory (default: all
-    of them, as for a kernel).
+    of them, as for a kernel). ``texels`` gives the texels each texture fetch reads where the
+    host code shows its filter mode (``texture_counts``).
     """
     values, sources = _param_values(fn, launch, params)
     syms = CountSymbols(launch, values, sources)
-    w = _Walker(fn, syms, global_params)
+    w = _Walker(fn, syms, global_params, texels=texels)
     total = w.run()
     kc = KernelCounts(fn, total, w.loops, w.accesses, dict(syms.descriptions), syms.values(),
                       {k: v for k, v in sources.items() if k in syms.table}, list(syms.assumptions),

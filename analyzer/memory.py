@@ -16,6 +16,7 @@ from typing import Iterator, Optional
 
 from . import ir, loops
 from .launch import LaunchConfig
+from .texture_calls import texture_space, uses_textures
 
 # An automatic array bigger than this cannot stay in registers even with constant indices:
 # a thread has at most 255 registers and the compiler leaves room for everything else.
@@ -26,7 +27,7 @@ MAX_REGISTER_ARRAY_WORDS = 64
 class VariableFact:
     name: str
     line: int
-    memory: str  # register | local | shared | global | constant
+    memory: str  # register | local | shared | global | constant | texture | surface
     scope: str  # thread | block | grid
     lifetime: str  # kernel | application
     bytes: Optional[int]
@@ -259,6 +260,14 @@ def classify_variable(v: ir.Variable, fn: ir.Function, launch: Optional[LaunchCo
     line = v.range.line
     base = dict(name=v.name, line=line, storage=v.storage, function=fn.display_name, range=v.range,
                 variable=v)
+    tex = texture_space(t.spelling)
+    if tex and not t.is_pointer and not t.is_array and (v.storage == "param" or v.file_scope):
+        # The handle is 8 bytes in the constant bank (a parameter) or a file-scope reference;
+        # what it names is read through the texture cache (written, for a surface, by sust).
+        return VariableFact(memory=tex, scope="grid", lifetime="application", bytes=t.size,
+                            reason=f"{tex} {'reference' if v.file_scope else 'object'}: the {tex} "
+                                   f"memory it names is off-chip, cached in the texture cache",
+                            **base)
     if v.storage == "param":
         if t.is_pointer:
             return VariableFact(memory="global", scope="grid", lifetime="application", bytes=None,
@@ -353,4 +362,10 @@ def kernel_variables(kernel: ir.Function, launch: Optional[LaunchConfig]) -> lis
             visit(callee, False)
 
     visit(kernel, True)
+    # Legacy texture/surface references are host variables to clang: listed from their fetches.
+    for tc in uses_textures(kernel):
+        v = tc.object_var
+        if tc.legacy and v is not None and v.file_scope and v not in seen_globals:
+            seen_globals.add(v)
+            out.append(classify_variable(v, kernel, launch))
     return out

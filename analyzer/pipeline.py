@@ -25,34 +25,9 @@ from .memory import VariableFact, kernel_variables
 from .source_text import source_lines
 from .resources import KernelOccupancy, ResourceFacts, kernel_occupancy, kernel_resources
 from .sync import KernelSync
-from .target import DEFAULT_ARCH, Target, load_target
-
-
-@dataclass
-class AnalysisOptions:
-    arch: str = DEFAULT_ARCH
-    block: Optional[tuple[int, int, int]] = None
-    grid: Optional[tuple[int, int, int]] = None
-    dynamic_smem: Optional[int] = None
-    params: dict = field(default_factory=dict)  # --param NAME=VALUE
-    include_dirs: list[str] = field(default_factory=list)
-    defines: list[str] = field(default_factory=list)
-    std: str = "c++17"
-    frontend: str = "clang"
-    compile_commands: Optional[str] = None
-    device: Optional[str] = None  # --device preset name (roofline)
-    peak_gflops: Optional[float] = None  # --peak-gflops (custom device)
-    bandwidth_gbs: Optional[float] = None  # --bandwidth-gbs (custom device)
-    extra_args: list[str] = field(default_factory=list)
-    use_ptxas: bool = True
-    default_block: Optional[tuple[int, int, int]] = None  # config `default-block`: no launch found
-    # Header analysis (frontend/project_files.py): the user's included files are analysed too,
-    # except those an exclude glob matches.
-    headers: bool = True
-    exclude: list[str] = field(default_factory=list)
-    # Facts to compute (names from ALL_FACTS); None = all. Set from the selected rules by
-    # ``needed_facts`` (see rules/runner.check_file).
-    facts: Optional[frozenset] = None
+from .options import AnalysisOptions  # noqa: F401  (re-exported: the pipeline's input)
+from .target import Target, load_target
+from .texture_bindings import annotate_accesses as annotate_textures
 
 
 @dataclass
@@ -75,12 +50,11 @@ _DEPENDS = {"occupancy": {"resources"}, "roofline": {"cgma"},
 _RULE_FACTS = {
     "CL0": set(), "CL1": {"resources", "accesses"}, "CL2": {"accesses"}, "CL3": {"accesses"},
     "CL4": {"resources", "occupancy"}, "CL5": {"cgma", "roofline"}, "CL6": {"sync"}, "CL7": set(),
+    "CL615": {"accesses"},  # a rule of its own: texture reads of memory the kernel writes
+    # the global-memory race check, a part of ``sync`` with runs of its own (global_races.py)
+    "CL606": {"sync", "global_races"}, "CL607": {"sync", "global_races"},
 }
-
-
-# Parts of a fact that only some rules of its family read: the global-memory race check in
-# ``sync`` (CL606/CL607) costs runs of its own (analyzer/global_races.py).
-_CODE_FACTS = {"CL606": {"sync", "global_races"}, "CL607": {"sync", "global_races"}}
+# Parts of a fact that only some rules of its family read (see CL606/CL607 above).
 FACT_PARTS = ("global_races",)
 
 
@@ -91,7 +65,7 @@ def needed_facts(rule_codes=None) -> frozenset:
         return frozenset(ALL_FACTS + FACT_PARTS)
     need: set = set()
     for code in rule_codes:
-        need |= _CODE_FACTS.get(code) or _RULE_FACTS.get(code[:3], set(ALL_FACTS))  # unknown family: all
+        need |= _RULE_FACTS.get(code, _RULE_FACTS.get(code[:3], set(ALL_FACTS)))  # unknown family: all
     for f in list(need):
         need |= _DEPENDS.get(f, set())
     return frozenset(need)
@@ -218,7 +192,7 @@ def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Op
         msg = first.message if first else (getattr(pr, "message", "") or "cannot parse file")
         fa.error = ParseProblem(msg, first.line if first else 0, first.column if first else 0, path)
         return None
-    fa.dependencies = sorted({i.include.name for i in pr.tu.get_includes()})
+    fa.dependencies = pr.included_files()
     fa.scope = ProjectScope(path, opts.exclude, opts.headers)
     tu = lower_translation_unit(pr.tu, path, source, fa.scope)
     main = os.path.abspath(path)
@@ -271,6 +245,7 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchCo
     has_body = kernel.body is not None
     if "accesses" in needs and has_body:
         kf.accesses = _accesses(kf, target, params)
+        annotate_textures(kf.accesses, kernel, tu)  # backing memory and filter mode (host code)
     if "resources" in needs:
         kf.resources = kernel_resources(kernel, variables, tu, target, opts)
         if "occupancy" in needs:

@@ -5,8 +5,10 @@ analysis: the device code is split lexically. So the engine starts the compile o
 before it parses the file (or, for several files in one process, of every file up front) and
 the resources facts collect the report when they need it, usually finished by then.
 
-One worker thread: one compile at a time keeps memory bounded and leaves the other cores to the
-analysis; it ends when nothing is queued, so that a later single-file run can still fork its
+One worker thread by default: one compile at a time keeps memory bounded and leaves the other
+cores to the analysis. A run of many files in one process on a machine with cores to spare asks
+for more (:func:`set_threads`; the compiles, not the analysis, are then the longer path). The
+threads end when nothing is queued, so that a later single-file run can still fork its
 crash-isolation child. A job that was never started is compiled when asked for (the caller
 waits).
 """
@@ -23,15 +25,21 @@ __all__ = ["ptxas_args", "start", "report", "wanted"]
 _lock = threading.Lock()
 _jobs: dict[tuple, Future] = {}
 _queue: deque = deque()  # (key, future) not started yet
-_worker: Optional[threading.Thread] = None  # exits when the queue is empty (so forks stay safe)
+_workers: set = set()  # running compile threads; each exits when the queue is empty (forks stay safe)
+_threads = 1  # how many may run at once
+
+
+def set_threads(n: int) -> None:
+    """Let up to ``n`` compiles run at once (from now on)."""
+    global _threads
+    _threads = max(1, int(n))
 
 
 def _drain() -> None:
-    global _worker
     while True:
         with _lock:
             if not _queue:
-                _worker = None
+                _workers.discard(threading.current_thread())
                 return
             key, fut = _queue.popleft()
         if not fut.set_running_or_notify_cancel():
@@ -44,9 +52,9 @@ def _drain() -> None:
 
 def _after_fork_in_child() -> None:
     # a forked child has no worker thread: forget jobs that only that thread would finish
-    global _lock, _worker, _jobs
+    global _lock, _workers, _jobs
     _lock = threading.Lock()
-    _worker = None
+    _workers = set()
     _queue.clear()
     _jobs = {k: f for k, f in _jobs.items() if f.done()}
 
@@ -94,16 +102,16 @@ def start(path: str, opts) -> None:
                      getattr(opts, "std", None))
     if key is None:
         return
-    global _worker
     with _lock:
         if key in _jobs:
             return
         fut: Future = Future()
         _jobs[key] = fut
         _queue.append((key, fut))
-        if _worker is None:
-            _worker = threading.Thread(target=_drain, name="cudalint-ptxas", daemon=True)
-            _worker.start()
+        if len(_workers) < min(_threads, len(_queue) + len(_workers)):
+            t = threading.Thread(target=_drain, name="cudalint-ptxas", daemon=True)
+            _workers.add(t)
+            t.start()
         while len(_jobs) > 256:  # a long editor session: forget the oldest finished jobs
             old = next((k for k, f in _jobs.items() if f.done()), None)
             if old is None:

@@ -16,6 +16,8 @@ import sympy as sp
 from . import cint, ir
 from .coop_groups import group_dim3, group_kind, group_value, is_rank_method
 from .source_text import source_lines
+from .symbolic_textures import walk_texture_call
+from .texture_calls import texture_call
 from .symbolic_values import (AccessEvent, BitAnd, BitOr, BitXor, bounded, _coefficients, in_memory,
                               INLINE_BUDGET, is_data, is_expr, is_volatile_type, lane_varying,
                               larger_than, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque,
@@ -593,6 +595,9 @@ class WalkerExprs:
     def _call(self, e: ir.Call, st: WalkState) -> Value:
         name = e.callee.split("::")[-1] if e.callee else ""
         full = e.callee or ""
+        tc = texture_call(e) if name.startswith(("tex", "surf")) else None
+        if tc is not None:
+            return walk_texture_call(self, e, tc, st)
         if name in _LDG and e.args:
             p = self._rvalue(e.args[0], st)
             if isinstance(p, Pointer):

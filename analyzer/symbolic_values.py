@@ -272,6 +272,8 @@ class AccessEvent:
     dims: Optional[list] = None
     notes: list = field(default_factory=list)
     call_lines: tuple = ()  # lines of the inlined calls that lead here
+    # A texture fetch or surface access: its call and coordinates (symbolic_textures.TexAccess).
+    texture: Optional[object] = None
 
     @property
     def space(self) -> str:

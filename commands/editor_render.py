@@ -43,6 +43,9 @@ def access_label(a: dict) -> Optional[str]:
         return a["pattern"]
     if a["space"] in ("global", "local") and a.get("sectors_per_request") is not None:
         return f"{_fmt(a['sectors_per_request'], 3)} sect/req"
+    if a["space"] in ("texture", "surface"):
+        fp = a.get("footprint")
+        return a["pattern"] + (f" {'x'.join(map(str, fp))}" if fp and len(fp) > 1 else "")
     if a["space"] == "shared" and a.get("wavefronts_per_request") is not None:
         ways = a.get("ways")
         if ways is not None and ways > 1 + 1e-9:
@@ -158,6 +161,12 @@ def access_markdown(a: dict, k: dict) -> str:
                     else "no bank conflict")
         lines.append(f"- {_fmt(a['wavefronts_per_request'], 3)} wavefronts per request"
                      + (f" ({_fmt(mn, 3)} without conflicts)" if mn is not None else "") + f": {conflict}")
+    if a.get("path"):
+        lines.append(f"- load path: {a['path']}")
+    if a["space"] in ("texture", "surface"):
+        if a.get("texels_per_request") is not None:
+            lines.append(f"- {_fmt(a['texels_per_request'], 3)} texels per warp request")
+        lines.append(f"- memory: {a.get('backing') or 'not shown by the host code'}")
     if a.get("element_bytes") is not None:
         lines.append(f"- {a['element_bytes']}-byte elements")
     lines.append(f"- launch: {_launch_line(j)}")  # its assumptions are in the kernel's hover

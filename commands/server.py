@@ -19,7 +19,6 @@
 """
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 
@@ -110,7 +109,7 @@ def _pos_json(p) -> dict:
 class CudalintServerState:
     def __init__(self):
         self.pool = None
-        self.tasks: dict[str, asyncio.Task] = {}
+        self.tasks: dict = {}  # uri -> asyncio.Task of its pending check
         self.generation: dict[str, int] = {}
         self.facts: dict[str, dict] = {}  # uri -> editor facts of the newest analysed text
         self.texts: dict[str, str] = {}  # uri -> the text those facts describe
@@ -131,10 +130,10 @@ class CudalintServerState:
 def analyse_buffer(state: CudalintServerState, path: str, text: str):
     """Run the check of one editor buffer in the worker process (blocking); the TaskResult
     carries the diagnostics and the editor facts."""
-    from ..analyzer.pipeline import AnalysisOptions
+    from ..analyzer.options import AnalysisOptions
     from ..config import ConfigError, ConfigResolver, analysis_options_for, check_options_for
     from ..engine import Task, TaskResult, crash_result
-    from ..rules.runner import DEFAULT_TIME_LIMIT_S
+    from ..rules.options import DEFAULT_TIME_LIMIT_S
 
     try:
         settings = ConfigResolver().for_path(path)
@@ -150,6 +149,8 @@ def analyse_buffer(state: CudalintServerState, path: str, text: str):
 
 
 def create_server():
+    import asyncio  # here, not at the top: `cudalint check` imports this module to list the command
+
     types, LanguageServer = _lsp()
     server = LanguageServer("cudalint", __version__,
                             text_document_sync_kind=types.TextDocumentSyncKind.Incremental)

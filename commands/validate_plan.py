@@ -24,6 +24,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from typing import Optional
+from ..analyzer.texture_calls import texture_refusal
 
 __all__ = ["ArgSpec", "GlobalSpec", "LaunchPlan", "PlanError", "offset_bounds", "interval",
            "buffer_bounds", "build_plan", "numpy_dtype", "DEFAULT_MAX_TOTAL_BYTES", "DEFAULT_SCALAR"]
@@ -462,6 +463,9 @@ def build_plan(kf, params: Optional[dict] = None, sizes: Optional[dict] = None,
     params = dict(params or {})
     sizes = dict(sizes or {})
     launch = kf.launch
+    why = texture_refusal(kf.function)
+    if why:
+        raise PlanError(why)
     if launch.grid is None:
         raise PlanError("the grid is not known (no launch site with a constant grid): pass --grid X[,Y[,Z]]")
     block, grid = tuple(launch.block), tuple(launch.grid)

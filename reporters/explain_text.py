@@ -21,6 +21,9 @@ def render_accesses(table) -> str:
              "wavefr/req", "requests")]
     for a in table.accesses:
         pat = a.pattern + (f" ({a.stride})" if a.stride is not None else "")
+        fp = getattr(a, "footprint", None)
+        if a.space in ("texture", "surface") and fp and len(fp) > 1 and a.stride is None:
+            pat += f" ({'x'.join(map(str, fp))})"  # the texels one warp request spans
         if a.pattern == "divergent" and getattr(a, "addresses_per_request", None) is not None:
             pat += f" ({_figure(a.addresses_per_request)} addresses)"
         rows.append((f"{a.line}:{a.column}", a.array, a.space, a.kind + (" (atomic)" if a.atomic else ""),

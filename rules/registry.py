@@ -90,7 +90,7 @@ def get_rule(code: str) -> Optional[Rule]:
 #: here so that the set of rules is read in one place (the framework modules beside them --
 #: registry, context, diagnostic, runner, suppressions, messages -- hold no rules).
 RULE_MODULES = ("tool", "memory_placement", "coalescing", "banks", "occupancy", "cgma",
-                "barriers", "global_races", "host_api")
+                "barriers", "global_races", "host_api", "textures")
 
 _loaded = False
 _loading = False

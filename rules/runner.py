@@ -7,36 +7,14 @@ import signal
 import threading
 import traceback
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Optional
 
 from ..analyzer.pipeline import AnalysisOptions, FileAnalysis, analyze_file, needed_facts
 from .context import RuleContext
+from .options import DEFAULT_TIME_LIMIT_S, CheckOptions  # noqa: F401  (re-exported)
 from .diagnostic import Diagnostic, FileResult, Location
 from .registry import RULES, all_rules
-
-
-@dataclass
-class CheckOptions:
-    select: list[str] = field(default_factory=list)  # codes or prefixes; empty = all
-    ignore: list[str] = field(default_factory=list)
-    rule_options: dict = field(default_factory=dict)
-    severity_overrides: dict = field(default_factory=dict)
-    #: ``per-file-ignores`` entries (base directory, glob, codes), for the headers whose
-    #: findings this file reports (the file's own are already in ``ignore``).
-    per_file_ignores: list = field(default_factory=list)
-
-    def enabled(self, code: str) -> bool:
-        if code == "CL000":
-            return True  # a file we could not analyse is always reported
-        sel = not self.select or any(code.startswith(p) for p in self.select)
-        ign = any(code.startswith(p) for p in self.ignore)
-        # The longer (more specific) prefix wins, as in ruff.
-        if sel and ign and self.select:
-            best_sel = max((len(p) for p in self.select if code.startswith(p)), default=0)
-            best_ign = max(len(p) for p in self.ignore if code.startswith(p))
-            return best_sel > best_ign
-        return sel and not ign
 
 
 def _cl000(path: str, message: str, line: int = 0, column: int = 0, kernel: Optional[str] = None) -> Diagnostic:
@@ -113,7 +91,6 @@ def _suppress(fa: FileAnalysis, diagnostics: list[Diagnostic], copts: CheckOptio
     return out
 
 
-DEFAULT_TIME_LIMIT_S = 60.0
 
 
 class AnalysisTimeout(BaseException):

@@ -128,7 +128,8 @@ def _one(found, field_name: str):
 
 
 for _key in ("sectors_per_request", "efficiency", "pattern", "wavefronts_per_request", "stride",
-             "element_bytes", "addresses_per_request"):
+             "element_bytes", "addresses_per_request", "space", "path", "footprint",
+             "texels_per_request", "filter_mode"):
     def _make_access(key):
         @resolver(key)
         def r(fa, kernel, line, args):
@@ -236,3 +237,26 @@ def _warps_at_branch(fa, kernel, line, args):
 @resolver("barrier_intervals")
 def _barrier_intervals(fa, kernel, line, args):
     return _fmt(len(kernel.sync.cfg.barrier_intervals()))
+
+
+# ---- texture/surface accesses (issue 18): the memory behind the object, from the host code:
+# `resource(tex)=pitch2D`, `allocation(tex)=cudaMallocPitch` (`none` when not shown).
+@resolver("resource")
+def _resource(fa, kernel, line, args):
+    found = _access_on_line(fa, kernel, line, args)
+    vals = {a.binding.resource if a.binding is not None else None for a in found}
+    if len(vals) != 1:
+        raise LookupError("accesses on this line differ")
+    v = vals.pop()
+    return "none" if v is None else v
+
+
+@resolver("allocation")
+def _allocation(fa, kernel, line, args):
+    found = _access_on_line(fa, kernel, line, args)
+    vals = {a.binding.allocation.call if a.binding is not None and a.binding.allocation is not None
+            else None for a in found}
+    if len(vals) != 1:
+        raise LookupError("accesses on this line differ")
+    v = vals.pop()
+    return "none" if v is None else v

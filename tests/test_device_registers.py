@@ -79,6 +79,60 @@ def test_device_code_without_kernels_raises(tmp_path):
         device_code(str(src))
 
 
+# A header in the style of cuda-samples' helpers: an include guard, an `#ifdef __CUDACC__`
+# around the qualifiers of a host function, and float4 operators used without their names.
+HELPERS = r"""
+#ifndef HELPERS_H
+#define HELPERS_H
+struct f4 { float x, y, z, w; };
+inline __host__ __device__ void operator+=(f4 &a, f4 b) { a.x += b.x; a.y += b.y; }
+inline __host__ __device__ f4 operator*(f4 a, float s) { a.x *= s; a.y *= s; return a; }
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+inline int unused_host_helper(int a) { return a; }
+#endif
+"""
+USES_HELPERS = r"""
+#include "helpers.h"
+__global__ void acc(f4 *out, const f4 *in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { f4 t = out[i]; t += in[i] * 2.0f; out[i] = t; }
+}
+"""
+
+
+def _balanced(code: str) -> bool:
+    depth = 0
+    for ln in code.splitlines():
+        m = re.match(r"\s*#\s*(if|ifdef|ifndef|endif)\b", ln)
+        if m:
+            depth += -1 if m.group(1) == "endif" else 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def test_device_code_keeps_conditionals_balanced_and_operators(tmp_path):
+    (tmp_path / "helpers.h").write_text(HELPERS)
+    f = tmp_path / "k.cu"
+    f.write_text(USES_HELPERS)
+    dc = device_code(str(f))
+    assert _balanced(dc.code)  # the dropped helper's `#endif` is kept
+    assert "unused_host_helper" not in dc.code
+    assert "operator+=" in dc.code and "operator*" in dc.code  # used as `+=` and `*` only
+
+
+@needs_nvcc
+def test_device_code_with_helpers_compiles_alone(tmp_path):
+    (tmp_path / "helpers.h").write_text(HELPERS)
+    f = tmp_path / "k.cu"
+    f.write_text(USES_HELPERS + "int main() { return undeclared_host_call(); }\n")  # host code nvcc rejects
+    rep = ptxas_resources(str(f), "sm_90", use_cache=False)
+    assert rep.ok and rep.mode == "device code only"
+    assert [k.plain_name for k in rep.functions.values()] == ["acc"]
+
+
 def test_template_kernel_only_host_templates_instantiate_is_named(tmp_path):
     src = tmp_path / "t.cu"
     src.write_text("template <typename T> __global__ void k(T *p) { p[0] = 1; }\n"
@@ -235,3 +289,41 @@ def test_ptxas_only_when_a_selected_rule_needs_it(tmp_path, monkeypatch, select,
     tr = run_task(Task(str(src), AnalysisOptions(), CheckOptions(select=select)))
     assert tr.result.error is None
     assert bool(calls) == compiled
+
+
+def test_compiles_run_side_by_side_when_allowed(tmp_path, monkeypatch):
+    """set_threads(n): up to n compiles at once (a many-file run with idle cores); 1 by default."""
+    import threading
+    import time as _time
+
+    running, peak, lock = [0], [0], threading.Lock()
+
+    def fake_compile(key, instantiations=()):
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        _time.sleep(0.3)
+        with lock:
+            running[0] -= 1
+        return key[0]
+
+    monkeypatch.setattr(ptxas_jobs, "_compile", fake_compile)
+    monkeypatch.setattr(ptxas_jobs, "_jobs", {})
+    from cudalint.analyzer.options import AnalysisOptions
+
+    files = []
+    for n in range(4):
+        f = tmp_path / f"k{n}.cu"
+        f.write_text(f"__global__ void k{n}(float* a) {{ a[0] = {n}; }}\n")
+        files.append(str(f))
+    for threads, want in ((1, 1), (3, 3)):
+        ptxas_jobs.set_threads(threads)
+        ptxas_jobs._jobs.clear()
+        peak[0] = 0
+        try:
+            for f in files:
+                ptxas_jobs.start(f, AnalysisOptions(arch="sm_90"))
+            got = [ptxas_jobs.report(f, "sm_90", [], [], "c++17") for f in files]
+        finally:
+            ptxas_jobs.set_threads(1)
+        assert got == [os.path.abspath(f) for f in files] and peak[0] == want

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import signal
 import time
+
+import pytest
 
 from typer.testing import CliRunner
 
@@ -245,3 +248,38 @@ def test_single_file_run_survives_a_crash_and_a_hang(tmp_path, monkeypatch):
     assert "crashed (signal SIGSEGV)" in res[0].diagnostics[0].message
     assert "per-file time limit of 1 s" in res[1].diagnostics[0].message
     assert [d.code for d in res[2].diagnostics] == ["CL201", "CL201", "CL702"]
+
+
+def test_each_worker_is_told_its_next_file_and_gets_it():
+    # Two workers over five files (0 first): each gets a file and is told of the one it will
+    # get next, so that file's compile runs during this one's analysis; no file is told to two.
+    from cudalint.engine import _pick
+
+    pending, ahead = [4, 3, 2, 1, 0], {}
+    got = [("A", _pick(pending, ahead, "A")), ("B", _pick(pending, ahead, "B")),
+           ("A", _pick(pending, ahead, "A")), ("B", _pick(pending, ahead, "B")),
+           ("A", _pick(pending, ahead, "A"))]
+    assert got == [("A", (0, 1)), ("B", (2, 3)), ("A", (1, 4)), ("B", (3, None)), ("A", (4, None))]
+    assert pending == [] and ahead == {}
+
+
+def test_a_file_another_worker_took_is_not_waited_for():
+    from cudalint.engine import _pick
+
+    pending, ahead = [2, 1], {"A": 0}  # A was told of 0, which a replacement worker took
+    assert _pick(pending, ahead, "A") == (1, 2)
+
+
+def test_an_editor_buffer_gets_ptxas_registers_through_its_quoted_includes(tmp_path):
+    # The buffer is analysed as a copy in a temporary directory; the compile for registers must
+    # search the real file's directory as the parse does (it gave an estimate before).
+    from cudalint.analyzer.registers import find_nvcc
+
+    if find_nvcc() is None:
+        pytest.skip("nvcc not found")
+    (tmp_path / "h.cuh").write_text("__device__ float twice(float x) { return 2 * x; }\n")
+    src = '#include "h.cuh"\n__global__ void k(float* a) { a[threadIdx.x] = twice(a[threadIdx.x]); }\n'
+    (tmp_path / "a.cu").write_text("// the saved file differs from the buffer\n")
+    tr = engine.run_task(Task(str(tmp_path / "a.cu"), AnalysisOptions(), CheckOptions(), source=src,
+                              editor_facts=True))
+    assert '"registers_source": "ptxas"' in json.dumps(tr.facts)

@@ -17,7 +17,6 @@ FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 def _private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("CUDALINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("CUDALINT_NO_PCH", raising=False)
-    monkeypatch.setenv("CUDALINT_PCH", "1")
     monkeypatch.setattr(pch, "_memo", {})
 
 
@@ -80,3 +79,14 @@ def test_no_pch_for_cxx20_or_when_turned_off(monkeypatch):
     assert "-include-pch" not in parse_file(f, FrontendOptions(std="c++20")).args
     monkeypatch.setenv("CUDALINT_NO_PCH", "1")
     assert "-include-pch" not in parse_file(f).args
+
+
+def test_the_headers_inside_the_pch_count_as_included():
+    # The result cache and the includer check read what a parse included; clang lists only
+    # what it read as text, so the PCH's own headers are added from its record.
+    f = os.path.join(FIXTURES, "examples", "matmul.cu")
+    with_pch = parse_file(f)
+    assert "-include-pch" in with_pch.args
+    inside = set(pch.pch_dependencies(with_pch.args[with_pch.args.index("-include-pch") + 1]))
+    assert prelude_path() in inside and len(inside) > 20
+    assert inside <= set(with_pch.included_files())

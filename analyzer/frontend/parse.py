@@ -201,6 +201,17 @@ class ParseResult:
     rounds: int = 0
     seconds: float = 0.0
 
+    def included_files(self) -> list[str]:
+        """Every file the parse read besides the main one: those it included, and with a
+        precompiled prelude the headers inside the PCH (which clang does not list again)."""
+        if self.tu is None:
+            return []
+        out = {i.include.name for i in self.tu.get_includes()}
+        if "-include-pch" in self.args:
+            from .pch import pch_dependencies
+            out.update(pch_dependencies(self.args[self.args.index("-include-pch") + 1]))
+        return sorted(out)
+
     @property
     def ok(self) -> bool:
         """Parsed with no clang error at all."""

@@ -24,7 +24,7 @@ from typing import Optional, Sequence
 
 import clang.cindex as ci
 
-__all__ = ["pch_args", "cache_dir"]
+__all__ = ["pch_args", "pch_dependencies", "cache_dir"]
 
 FORMAT = 1
 _lock = threading.Lock()
@@ -134,6 +134,15 @@ def _build_here(prelude: str, common: list[str], target: Path, meta_file: Path) 
     return True
 
 
+def pch_dependencies(pch: str) -> list[str]:
+    """The headers a PCH was built from (recorded when it was built)."""
+    try:
+        meta = json.loads(Path(pch).with_suffix(".json").read_text(encoding="utf-8"))
+        return [d[0] for d in meta["deps"]]
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return []
+
+
 def _std_year(std: str) -> int:
     tail = std.replace("gnu++", "").replace("c++", "")
     return {"2a": 20, "2b": 23, "2c": 26, "1z": 17, "1y": 14, "0x": 11}.get(tail, int(tail) if tail.isdigit() else 0)
@@ -142,9 +151,7 @@ def _std_year(std: str) -> int:
 def pch_args(args: Sequence[str], prelude: str) -> list[str]:
     """``args`` with ``-include PRELUDE`` replaced by ``-include-pch PCH`` when a PCH can be
     had (built now if missing or stale); ``args`` unchanged otherwise."""
-    if os.environ.get("CUDALINT_NO_PCH") or not os.environ.get("CUDALINT_PCH"):
-        # opt-in for now: header analysis (includers) reads the dependencies of a translation
-        # unit, and one of its checks differs with a PCH (tests/test_headers.py)
+    if os.environ.get("CUDALINT_NO_PCH"):
         return list(args)
     split = _split(args, prelude)
     if split is None or any(a.startswith("-std=") and _std_year(a[5:]) >= 20 for a in args):

@@ -23,6 +23,10 @@ template <class T> __device__ T tex2DLod(cudaTextureObject_t texObject, float x,
 template <class T> __device__ T tex3DLod(cudaTextureObject_t texObject, float x, float y, float z, float level);
 template <class T> __device__ T tex2DLayeredLod(cudaTextureObject_t texObject, float x, float y, int layer, float level);
 template <class T> __device__ T texCubemapLod(cudaTextureObject_t texObject, float x, float y, float z, float level);
+template <class T> __device__ T tex1DLayeredLod(cudaTextureObject_t texObject, float x, int layer, float level);
+template <class T> __device__ T texCubemapLayeredLod(cudaTextureObject_t texObject, float x, float y, float z, int layer, float level);
+template <class T> __device__ T tex1DLayeredGrad(cudaTextureObject_t texObject, float x, int layer, float dPdx, float dPdy);
+template <class T> __device__ T tex2DLayeredGrad(cudaTextureObject_t texObject, float x, float y, int layer, float2 dPdx, float2 dPdy);
 template <class T> __device__ T tex1DGrad(cudaTextureObject_t texObject, float x, float dPdx, float dPdy);
 template <class T> __device__ T tex2DGrad(cudaTextureObject_t texObject, float x, float y, float2 dPdx, float2 dPdy);
 template <class T> __device__ T tex3DGrad(cudaTextureObject_t texObject, float x, float y, float z, float4 dPdx, float4 dPdy);

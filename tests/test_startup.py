@@ -1,0 +1,50 @@
+"""Start-up cost: what a `cudalint check` answered without analysing anything imports.
+
+Importing the analyses (sympy, networkx, numpy, libclang) costs most of a second; a run whose
+files are empty or all in the result cache must not pay it (issue 13: `check empty.cu` and a
+cached fixture within 0.3 / 0.25 s). Asserted on the modules loaded, not on times, so the test
+holds on a loaded machine.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ROOT / "fixtures" / "examples" / "matmul.cu"
+HEAVY = ("sympy", "networkx", "numpy", "clang.cindex", "asyncio", "pygls")
+
+PROBE = """
+import json, sys
+from cudalint.launcher import main
+try:
+    main(sys.argv[1:])
+except SystemExit as e:
+    code = e.code
+print(json.dumps({"code": code, "heavy": [m for m in %r if m in sys.modules]}))
+""" % (HEAVY,)
+
+
+def _run(args, cache_dir) -> dict:
+    env = dict(os.environ, CUDALINT_CACHE_DIR=str(cache_dir))
+    p = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                       env=env, timeout=300)
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def test_an_empty_file_loads_no_analysis(tmp_path):
+    empty = tmp_path / "empty.cu"
+    empty.write_text("\n")
+    out = _run(["check", str(empty), "--no-cache"], tmp_path / "cache")
+    assert out == {"code": 0, "heavy": []}
+
+
+def test_a_result_cache_hit_loads_no_analysis(tmp_path):
+    cache = tmp_path / "cache"
+    first = _run(["check", str(FIXTURE)], cache)
+    assert "sympy" in first["heavy"]  # the cold run did analyse
+    second = _run(["check", str(FIXTURE)], cache)
+    assert second == {"code": first["code"], "heavy": []}
