@@ -31,6 +31,7 @@ from typing import Optional
 
 import sympy as sp
 
+from . import numeval
 from . import symbolic as S
 from .display import user_text
 
@@ -99,24 +100,55 @@ def thread_values(syms: "S.Symbols", lane: Lane) -> dict:
 # --------------------------------------------------------------------------- numeric evaluation
 
 
-class _Unknown(Exception):
-    pass
+_Unknown = numeval.Unknown
+_NUM = numeval.Compiled("num")
+_BOOL = numeval.Compiled("bool")
 
 
 def num(e, vals: dict):
     """Evaluate a sympy expression with ``vals`` (symbol -> int); int/Fraction/float/bool, or
-    None when something in it has no value. Much faster than ``subs`` for small trees."""
+    None when something in it has no value. Much faster than ``subs`` for small trees; an
+    expression used again runs compiled (``numeval``), with the same results."""
+    f = _NUM.get(e)
     try:
-        return _num(e, vals)
+        return f(vals) if f is not None else _num(e, vals)
     except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
         return None
 
 
 def num_bool(c, vals: dict) -> Optional[bool]:
+    f = _BOOL.get(c)
     try:
-        return _bool(c, vals)
+        return f(vals) if f is not None else _bool(c, vals)
     except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
         return None
+
+
+_NUM_LANES = numeval.Compiled("num", lanes=True)
+_BOOL_LANES = numeval.Compiled("bool", lanes=True)
+
+
+def num_lanes(e, tvs: list, extra: dict) -> list:
+    """``[num(e, {**tv, **extra}) for tv in tvs]``, in one compiled loop when every lane has a
+    value."""
+    f = _NUM_LANES.get(e)
+    if f is not None:
+        try:
+            return f(tvs, extra)
+        except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
+            pass  # some lane has no value: lane by lane
+    return [num(e, {**tv, **extra}) for tv in tvs]
+
+
+def num_bool_lanes(c, tvs: list, extra: dict) -> list:
+    """``[num_bool(c, {**tv, **extra}) for tv in tvs]`` (see :func:`num_lanes`)."""
+    f = _BOOL_LANES.get(c)
+    if f is not None:
+        try:
+            return f(tvs, extra)
+        except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
+            pass
+    return [num_bool(c, {**tv, **extra}) for tv in tvs]
 
 
 def _num(e, vals):

@@ -33,7 +33,7 @@ from typing import Optional
 import sympy as sp
 
 from . import symbolic as S
-from .lanes import Lane, num, num_bool, thread_values
+from .lanes import Lane, num, num_bool, num_bool_lanes, num_lanes, thread_values
 
 _MAX_BLOCKS = 24  # blocks sampled when a guard depends on blockIdx
 _MAX_WARPS = 10   # warps of a block sampled (the first and last always)
@@ -174,6 +174,7 @@ class RequestCounter:
         self._cache: dict = {}
         self._budget = _BUDGET
         self._lanes: dict = {}  # warp -> [(lane, thread values)], lanes 0, last, middle, rest
+        self._bound_memo: dict = {}
 
     def _warp_lanes(self, w: int) -> list:
         got = self._lanes.get(w)
@@ -191,13 +192,19 @@ class RequestCounter:
             raise _OverBudget
 
     def _bound(self, e):
+        key = e if isinstance(e, sp.Basic) else None
+        hit = self._bound_memo.get(key) if key is not None else None
+        if hit is not None:
+            return hit  # every access of a loop binds the same trips and guards
         e = self.b.bind(e)
+        res = (e, False)
         if isinstance(e, sp.Basic) and self.b.defaults:
             free = e.free_symbols & set(self.b.defaults)
             if free:
-                e = e.xreplace({s: self.b.defaults[s] for s in free})
-                return e, True
-        return e, False
+                res = (e.xreplace({s: self.b.defaults[s] for s in free}), True)
+        if key is not None:
+            self._bound_memo[key] = res
+        return res
 
     def count(self, e: S.AccessEvent, levels: int) -> tuple[Optional[float], Optional[float], list]:
         """(requests for the launch or None, requests per block (weight) or None, notes)."""
@@ -362,14 +369,25 @@ class RequestCounter:
 
         def leaf(lanes, extra, wt):
             addrs = []
-            for _, tv in lanes:
-                self._spend(len(conds) + 1)
-                vals = {**tv, **extra}
-                if all(num_bool(c, vals) is not False for c in conds):
-                    a = num(off, vals)
+            need = (len(conds) + 1) * len(lanes)
+            if self._budget >= need:  # all lanes at once (lane by lane where the budget ends)
+                self._budget -= need
+                tvs = [tv for _, tv in lanes]
+                for c in conds:
+                    tvs = [tv for tv, b in zip(tvs, num_bool_lanes(c, tvs, extra)) if b is not False]
+                for a in num_lanes(off, tvs, extra):
                     if a is None:
                         raise _OverBudget
                     addrs.append(int(a))
+            else:
+                for _, tv in lanes:
+                    self._spend(len(conds) + 1)
+                    vals = {**tv, **extra}
+                    if all(num_bool(c, vals) is not False for c in conds):
+                        a = num(off, vals)
+                        if a is None:
+                            raise _OverBudget
+                        addrs.append(int(a))
             if addrs:
                 acc[0] += wt * units_touched(addrs, e.elem_bytes, 32)
                 acc[1] += wt
@@ -385,9 +403,15 @@ class RequestCounter:
                 return leaf(lanes, extra, wt)
             it, t = trips[depth]
             counts = []
-            for _, tv in lanes:
-                self._spend()
-                v = num(t, {**tv, **extra})
+            if self._budget >= len(lanes):
+                self._budget -= len(lanes)
+                vs = num_lanes(t, [tv for _, tv in lanes], extra)
+            else:
+                vs = None
+            for i, (_, tv) in enumerate(lanes):
+                if vs is None:
+                    self._spend()
+                v = num(t, {**tv, **extra}) if vs is None else vs[i]
                 if v is None:
                     raise _OverBudget
                 counts.append(int(v))

@@ -111,6 +111,8 @@ class Simt(SimtEval):
             raise BudgetExceeded()
 
     def eff(self, m: Mask, fr: _Frame) -> Mask:
+        if not fr.ctxs:  # outside loops and switches (the common case): no copies
+            return Mask(m.must & ~fr.ret_may, m.may & ~fr.ret_must)
         dead_must = fr.ret_must.copy()
         dead_may = fr.ret_may.copy()
         for c in fr.ctxs:

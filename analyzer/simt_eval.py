@@ -36,6 +36,9 @@ _MATH1 = {"abs", "fabsf", "fabs", "floorf", "floor", "ceilf", "ceil", "truncf", 
           "__clz", "sqrtf", "sqrt", "log2f", "log2"}
 
 
+_COMPARE = {"<": np.less, ">": np.greater, "<=": np.less_equal, ">=": np.greater_equal,
+            "==": np.equal, "!=": np.not_equal}
+
 _REDUCE_SYNC = {"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
                 "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
 
@@ -589,8 +592,7 @@ class SimtEval:
                 else:
                     r = cint.div_array(av, bs) if op == "/" else cint.mod_array(av, bs)
             elif op in ("<", ">", "<=", ">=", "==", "!="):
-                r = {"<": av < bv, ">": av > bv, "<=": av <= bv, ">=": av >= bv,
-                     "==": av == bv, "!=": av != bv}[op].astype(_INT)
+                r = _COMPARE[op](av, bv).astype(_INT)
                 return V(r, k)
             elif op in ("<<", ">>", "&", "|", "^"):
                 if fl:

@@ -44,7 +44,7 @@ from .symbolic_bindings import DEFAULT_PARAM_VALUE, Bindings, make_bindings
 from .symbolic_exprs import WalkerExprs
 from .symbolic_values import (AccessEvent, BitAnd, bounded, in_memory, INLINE_BUDGET, is_data,
                               is_expr, is_volatile_type, ITER, lane_varying, LoopInfo, MemLoad,
-                              negate, Opaque, Pointer, Symbols, Value, WalkState)
+                              negate, Opaque, piecewise, Pointer, Symbols, Value, WalkState)
 from .symbolic_values import (BitOr, BitXor, BLOCK, BLOCKDIM, BOOL, data_atoms, GRIDDIM,
                               larger_than, MAX_INLINE_DEPTH, MAX_NODES, OPAQUE, PARAM, ShiftLeft,
                               ShiftRight, SymInfo, TEMPLATE, THREAD)
@@ -224,7 +224,7 @@ class Walker(WalkerExprs):
                 lane = lane_varying(va, self.syms) or lane_varying(vb, self.syms) or lane_varying(c, self.syms)
                 return self._unknown(name, lane=lane)
             try:
-                return bounded(sp.Piecewise((va, c), (vb, sp.true), evaluate=False), self, name)
+                return bounded(piecewise((va, c), (vb, sp.true)), self, name)
             except (TypeError, ValueError):
                 pass
         lane = lane_varying(va, self.syms) or lane_varying(vb, self.syms) or \

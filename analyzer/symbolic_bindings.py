@@ -25,11 +25,19 @@ class Bindings:
     values: dict = field(default_factory=dict)
     sources: dict = field(default_factory=dict)
     defaults: dict = field(default_factory=dict)
+    # xreplace rebuilds (and re-canonicalises) the whole tree; the access, request and lane
+    # models bind the same guards and trip counts once per access
+    _bound: dict = field(default_factory=dict, repr=False, compare=False)
 
     def bind(self, e):
         if not isinstance(e, sp.Basic) or not self.values:
             return e
-        return e.xreplace(self.values)
+        hit = self._bound.get(e)
+        if hit is None or hit[0] != len(self.values):
+            if len(self._bound) >= 20_000:
+                self._bound.clear()
+            hit = self._bound[e] = (len(self.values), e.xreplace(self.values))
+        return hit[1]
 
     def describe(self, s: sp.Symbol) -> str:
         if s in self.values:

@@ -20,7 +20,7 @@ from .symbolic_textures import walk_texture_call
 from .texture_calls import texture_call
 from .symbolic_values import (AccessEvent, BitAnd, BitOr, BitXor, bounded, _coefficients, in_memory,
                               INLINE_BUDGET, is_data, is_expr, is_volatile_type, lane_varying,
-                              larger_than, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque,
+                              larger_than, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque, piecewise,
                               Pointer, ShiftLeft, ShiftRight, Value, WalkState)
 
 
@@ -292,7 +292,7 @@ class WalkerExprs:
         if op in _REL or op in ("&&", "||"):
             c = self._cond(e, st)
             try:
-                return sp.Piecewise((sp.Integer(1), c), (sp.Integer(0), sp.true), evaluate=False)
+                return piecewise((sp.Integer(1), c), (sp.Integer(0), sp.true))
             except (TypeError, ValueError):
                 return self._unknown("cond", lane=True)
         a = self._rvalue(e.lhs, st)
@@ -387,7 +387,7 @@ class WalkerExprs:
             return self._load(e, st)
         if op == "!":
             c = self._cond(e.operand, st)
-            return sp.Piecewise((sp.Integer(1), negate(c)), (sp.Integer(0), sp.true), evaluate=False)
+            return piecewise((sp.Integer(1), negate(c)), (sp.Integer(0), sp.true))
         a = self._rvalue(e.operand, st)
         if not is_expr(a):
             return self._unknown(op, lane=True)
@@ -726,7 +726,7 @@ class WalkerExprs:
         if pieces[-1][1] is not sp.true:
             pieces[-1] = (pieces[-1][0], sp.true)
         try:
-            return bounded(sp.Piecewise(*pieces, evaluate=False), self, fn.name)
+            return bounded(piecewise(*pieces), self, fn.name)
         except (TypeError, ValueError):
             return self._unknown(fn.name, lane=True)
 

@@ -32,6 +32,9 @@ class TexAccess:
     call: TexCall
     coords: list = field(default_factory=list)  # sympy value per coordinate (None: unknown)
     layer: Optional[sp.Expr] = None
+    # Names of per-thread arrays: a value read from one differs between lanes even at an index
+    # that does not (`field[0]` of a thread's own array).
+    per_thread: frozenset = frozenset()
 
 
 def texel_offset(tc: TexCall, coords: list, layer) -> sp.Expr:
@@ -74,7 +77,7 @@ def walk_texture_call(w, e: ir.Call, tc: TexCall, st: WalkState):
             name=name, path=st.path, loops=st.loops, seq=w._seq, epoch=w._epoch,
             function=w._function_of(e), call_lines=st.call_lines, volatile=p.volatile,
             texture=TexAccess(tc, [c if is_expr(c) else None for c in coords],
-                              layer if is_expr(layer) else None)))
+                              layer if is_expr(layer) else None, _per_thread_arrays(w))))
     if tc.kind == "store":
         return None
     args = [c for c in coords if is_expr(c)]
@@ -87,3 +90,9 @@ def walk_texture_call(w, e: ir.Call, tc: TexCall, st: WalkState):
         st.env[out.operand.var] = val  # tex2D(&v, ...): v now holds the fetched texel
         return None
     return val
+
+
+def _per_thread_arrays(w) -> frozenset:
+    fns = [w.kernel] + ([w._current_function] if w._current_function is not None else [])
+    return frozenset(v.name for f in fns for v in f.locals
+                     if v.type is not None and v.type.kind == "array" and v.storage in ("auto", ""))

@@ -373,6 +373,22 @@ def bounded(e: sp.Expr, w, name: str) -> sp.Expr:
     return e
 
 
+_PIECEWISE: dict = {}
+
+
+def piecewise(*pairs):
+    """``Piecewise(*pairs, evaluate=False)``, memoised: inlined functions and branches rebuild
+    the same choices over and over, and a condition that holds a choice makes sympy fold it
+    (``piecewise_fold``) each time. Sympy objects are immutable, so sharing one is safe."""
+    hit = _PIECEWISE.get(pairs)
+    if hit is None:
+        hit = sp.Piecewise(*pairs, evaluate=False)
+        if len(_PIECEWISE) >= 20_000:
+            _PIECEWISE.clear()
+        _PIECEWISE[pairs] = hit
+    return hit
+
+
 def negate(c):
     try:
         return sp.Not(c)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import ir
-from .constprop import text
+from .constprop import evaluate, text
 from .texture_calls import texture_space
 
 RES_TYPES = {0: "array", 1: "mipmapped array", 2: "linear", 3: "pitch2D"}
@@ -112,7 +112,10 @@ def _int(e: Optional[ir.Expr]) -> Optional[int]:
     e = _strip(e)
     if isinstance(e, ir.Const) and isinstance(e.value, (int, bool)):
         return int(e.value)
-    return None
+    if e is None:
+        return None
+    v = evaluate(e, {})  # cudaArrayLayered | cudaArraySurfaceLoadStore
+    return int(v) if isinstance(v, (int, bool)) else None
 
 
 def _member_path(e: ir.Expr):
@@ -358,6 +361,12 @@ def annotate_accesses(table, kernel: ir.Function, tu: Optional[ir.TranslationUni
             continue
         a.backing = b.describe()
         a.binding = b
+        fp = a.footprint or ()
+        rows = fp[1] if len(fp) > 1 else 1
+        if b.resource in ("linear", "pitch2D") and (rows > 1 or a.pattern == "column"):
+            a.assumptions.append(f"`{a.array}` reads row-major (pitch-linear) memory, not a block-linear "
+                                 f"CUDA array: the {rows} rows one warp touches are {rows} separate runs "
+                                 "of 32-byte sectors; the texture cache helps through reuse")
         a.filter_mode = b.filter_mode if a.space == "texture" else None
         if b.normalized:
             a.assumptions.append(f"`{a.array}` uses normalised coordinates ([0, 1) per dimension)")

@@ -25,6 +25,7 @@ import sympy as sp
 
 from . import ir
 from .lanes import num, thread_values
+from .symbolic_values import MemLoad
 from .texture_bindings import Binding, host_textures
 from .texture_patterns import prepare_coordinate, absolute_texels
 
@@ -44,8 +45,8 @@ def _kernel_accesses(k) -> list:
 
 def _lane_indices(e, ev, stand_in: int) -> Optional[list]:
     """Per representative warp, (warp, tids, [(element index,) per lane]) of a global access."""
-    if not e.elem_bytes:
-        return None
+    if not e.elem_bytes or e.offset.atoms(MemLoad):
+        return None  # an index read from memory: no claim that it is the thread's own element
     p = prepare_coordinate(ev, sp.expand(e.offset / e.elem_bytes), [], stand_in)
     if isinstance(p, tuple):
         return None

@@ -48,7 +48,7 @@ class TextureCost:
     exact: bool = True
 
 
-def prepare_coordinate(ev, c, notes: list, stand_in: int = 0):
+def prepare_coordinate(ev, c, notes: list, stand_in: int = 0, per_thread: frozenset = frozenset()):
     """The coordinate ready for per-lane evaluation, or a (status, why) pair; warp-uniform
     unknowns take the value ``stand_in``."""
     if c is None:
@@ -57,7 +57,8 @@ def prepare_coordinate(ev, c, notes: list, stand_in: int = 0):
     if not isinstance(e, sp.Basic):
         return ("unknown", "a coordinate the analysis does not model")
     tsyms = ev.syms.thread_symbols
-    lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & tsyms]
+    lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & tsyms
+                 or str(a.args[0]) in per_thread]
     if lane_data:
         return ("data-dependent", f"the coordinate depends on `{user_text(lane_data[0])}`, a value "
                                   "read at run time")
@@ -107,7 +108,7 @@ def absolute_texels(ta: TexAccess, ev, path: tuple, stand_in: int = 0) -> Option
     coords = list(ta.coords) + ([ta.layer] if ta.layer is not None else [])
     prepared = []
     for c in coords:
-        p = prepare_coordinate(ev, c, [], stand_in)
+        p = prepare_coordinate(ev, c, [], stand_in, ta.per_thread)
         if isinstance(p, tuple):
             return None
         prepared.append(p)
@@ -212,7 +213,7 @@ def texture_cost(ta: TexAccess, ev, path: tuple) -> TextureCost:
     coords = list(ta.coords) + ([ta.layer] if ta.layer is not None else [])
     prepared = []
     for c in coords:
-        p = prepare_coordinate(ev, c, notes)
+        p = prepare_coordinate(ev, c, notes, 0, ta.per_thread)
         if isinstance(p, tuple):
             cost.pattern, cost.why, cost.exact = p[0], p[1], False
             return cost
@@ -263,8 +264,8 @@ def _meaning(tc, cost: TextureCost) -> list:
         return [f"`{tc.name}`: one warp {verb} a {fp} box of texels: 3-D locality the texture cache serves"]
     if cost.pattern == "column":
         return [f"`{tc.name}`: one warp {verb} a column of {fp.split('x')[1] if 'x' in fp else fp} texels: "
-                "the texture cache's 2-D layout serves it (the same walk down a row-major global "
-                "array would be a strided load)"]
+                "a CUDA array's block-linear layout keeps it in few texture cache lines (the same "
+                "walk down a row-major global array would be a strided load)"]
     if cost.pattern in ("contiguous", "row"):
         return [f"`{tc.name}`: one warp {verb} {n:g} consecutive texels, like a coalesced global load"]
     if cost.pattern == "strided":

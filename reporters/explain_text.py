@@ -9,6 +9,7 @@ from ..analyzer.accesses import AccessTable, PlainText
 from ..analyzer.cgma import CgmaFacts, RooflineFacts
 from ..analyzer.counters import PredictedCounters
 from ..analyzer.flops import to_number
+from ..analyzer.read_only_path import MAY_CHOOSE
 
 
 def render_accesses(table) -> str:
@@ -26,7 +27,8 @@ def render_accesses(table) -> str:
             pat += f" ({'x'.join(map(str, fp))})"  # the texels one warp request spans
         if a.pattern == "divergent" and getattr(a, "addresses_per_request", None) is not None:
             pat += f" ({_figure(a.addresses_per_request)} addresses)"
-        rows.append((f"{a.line}:{a.column}", a.array, a.space, a.kind + (" (atomic)" if a.atomic else ""),
+        rows.append((f"{a.line}:{a.column}", a.array, a.space, a.kind + (" (atomic)" if a.atomic else "")
+                     + _path_mark(getattr(a, "path", "")),
                      "?" if a.element_bytes is None else str(a.element_bytes), _clip(a.index, 44), pat,
                      _figure(a.sectors_per_request), _percent(a.efficiency), _figure(a.wavefronts_per_request),
                      "0 (register)" if not a.issued else ("-" if a.requests is None else f"{int(a.requests):,}")))
@@ -34,6 +36,9 @@ def render_accesses(table) -> str:
     lines = ["  accesses:"]
     for r in rows:
         lines.append("    " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    if any(getattr(a, "path", "") == MAY_CHOOSE for a in table.accesses):
+        lines.append("    (read-only?): a load through a const __restrict__ pointer: the compiler may "
+                     "route it through the read-only (texture) cache")
     for a in table.accesses:  # why an access issues fewer requests than the source suggests
         if a.request_note:
             lines.append(f"    {a.line}:{a.column} {a.array} {a.kind}: {a.request_note}")
@@ -45,6 +50,18 @@ def render_accesses(table) -> str:
     for n in notes + [n for n in table.notes if n not in notes]:
         lines.append(f"    assumed/why: {n}")
     return PlainText("\n".join(lines))
+
+
+def _path_mark(path: str) -> str:
+    """The load's data path in the kind column: (read-only) for __ldg, (read-only?) where the
+    compiler may choose it, the PTX cache operator of the other __ld* hints."""
+    if not path:
+        return ""
+    if path == MAY_CHOOSE:
+        return " (read-only?)"
+    if "(" in path and path.endswith(")"):
+        return " (" + path.rsplit("(", 1)[1]  # "L2 only (ld.cg)" -> " (ld.cg)"
+    return f" ({path})"
 
 
 def _clip(s: str, n: int) -> str:

@@ -21,7 +21,10 @@ from ..analyzer.texture_findings import (hand_pitched_textures, pitched_linear_f
          "host code of the file (`cudaMallocArray`/`cudaMallocPitch`/`cudaMalloc`, the "
          "`cudaResourceDesc`, `cudaCreateTextureObject`/`cudaCreateSurfaceObject`, "
          "`cudaBindTexture*`/`cudaBindSurfaceToArray`, and the kernel's launch); where the host code "
-         "does not show it, nothing is reported.",
+         "does not show it, nothing is reported. A pointwise update in place is not reported: each "
+         "thread fetches only the texel it writes itself, before writing it (checked lane by lane "
+         "on representative warps), and no loop encloses both, so no fetch can see a write of the "
+         "launch.",
     why="The texture cache is not kept coherent with global or surface writes during a kernel launch: "
         "a thread can safely read a texture or surface location only if it was updated by a previous "
         "kernel call or memory copy, not by the same thread or another thread of the same launch "

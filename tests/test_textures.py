@@ -384,3 +384,115 @@ def test_own_function_named_like_an_intrinsic_is_not_a_fetch(tmp_path):
     assert {r["space"] for r in _rows(k)} == {"global"}
     mems = {v.name: v.memory for v in k.variables}
     assert mems["im"] == "constant"
+
+
+def _codes(tmp_path, src, **opts):
+    from cudalint.rules.runner import CheckOptions, check_file
+    p = tmp_path / "c.cu"
+    p.write_text(textwrap.dedent(src))
+    result, _ = check_file(str(p), AnalysisOptions(use_ptxas=False, **opts), CheckOptions())
+    return sorted((d.location.line, d.code) for d in result.diagnostics
+                  if d.code in ("CL615", "CL110", "CL111"))
+
+
+def test_legacy_references_rules(tmp_path):
+    """CL615 through legacy references: texRef and surfRef bound to the same CUDA array, and a
+    reference bound with cudaBindTexture to the buffer the kernel stores into; CL110 through
+    cudaBindTexture over cudaMallocPitch memory read with tex1Dfetch only."""
+    got = _codes(tmp_path, """
+    texture<float, 2> img;
+    surface<void, 2> out;
+    texture<float, 1> lin;
+    texture<float, 1> pitched;
+    __global__ void blur(int w) {
+      int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+      surf2Dwrite(tex2D(img, x + 1.5f, y + 0.5f), out, x * 4, y);
+    }
+    __global__ void relax(float *o) {
+      int i = threadIdx.x + 1;
+      o[i] = tex1Dfetch(lin, i - 1) + tex1Dfetch(pitched, i);
+    }
+    int main() {
+      cudaChannelFormatDesc c = cudaCreateChannelDesc<float>(); cudaArray_t a;
+      cudaMallocArray(&a, &c, 64, 64, cudaArraySurfaceLoadStore);
+      cudaBindTextureToArray(img, a, c);
+      cudaBindSurfaceToArray(out, a, c);
+      float *buf, *p; size_t pitch;
+      cudaMalloc(&buf, 4096);
+      cudaMallocPitch((void **)&p, &pitch, 256, 16);
+      cudaBindTexture(0, lin, buf, 4096);
+      cudaBindTexture(0, pitched, p, pitch * 16);
+      blur<<<dim3(2, 64), 32>>>(64);
+      relax<<<1, 32>>>(buf);
+    }
+    """)
+    assert got == [(8, "CL615"), (12, "CL615"), (23, "CL110")]  # line 1 is the blank after """
+
+
+def test_layered_flags_combined(tmp_path):
+    fa = _analyze(tmp_path, """
+    __global__ void k(cudaTextureObject_t t, float *o) { o[threadIdx.x] = tex2DLayered<float>(t, threadIdx.x, 0, 1); }
+    int main() {
+      cudaChannelFormatDesc c = cudaCreateChannelDesc<float>(); cudaArray_t a; float *o;
+      cudaMalloc3DArray(&a, &c, make_cudaExtent(64, 64, 4), cudaArrayLayered | cudaArraySurfaceLoadStore);
+      cudaMalloc(&o, 256);
+      cudaResourceDesc r = {}; r.resType = cudaResourceTypeArray; r.res.array.array = a;
+      cudaTextureDesc d = {};
+      cudaTextureObject_t t; cudaCreateTextureObject(&t, &r, &d, 0);
+      k<<<1, 32>>>(t, o);
+    }
+    """)
+    [t] = _rows(_kernel(fa, "k"), "t")
+    assert t["backing"].startswith("array over `a`: layered CUDA array, cudaMalloc3DArray at line 5")
+
+
+def test_explain_text_marks_the_load_path(tmp_path):
+    p = tmp_path / "k.cu"
+    p.write_text(textwrap.dedent("""
+    __global__ void k(const float * __restrict__ a, const float *b, float *o) {
+      int i = threadIdx.x;
+      o[i] = a[i] + __ldg(&b[i]) + __ldcs(&b[i + 32]);
+    }
+    """))
+    r = runner.invoke(app, ["explain", str(p), "--block", "32"])
+    assert r.exit_code == 0, r.output
+    rows = {l.split()[1]: l for l in r.output.splitlines() if l.strip()[:1].isdigit() and " global " in l}
+    assert "load (read-only?)" in rows["a"]
+    assert "store" in rows["o"] and "(read-only" not in rows["o"]
+    b_rows = [l for l in r.output.splitlines() if " b " in l and " global " in l]
+    assert any("load (read-only)" in l for l in b_rows) and any("load (ld.cs)" in l for l in b_rows)
+    assert "the compiler may route it through the read-only (texture) cache" in r.output
+
+
+def test_editor_label_and_hover_for_texture_and_path(tmp_path):
+    from cudalint.commands.editor_render import access_label, access_markdown
+    fa = _analyze(tmp_path, BACKINGS)
+    k = _kernel(fa, "b")
+    tp = next(a for a in _rows(k) if a["array"] == "tp")
+    assert access_label(tp) == "row 32x1"
+    hover = access_markdown(tp, {"name": "b", "json": k.to_json()})
+    assert "**texture load of `tp`**" in hover and "- 32 texels per warp request" in hover
+    assert "- memory: pitch2D over `p`: pitch-linear memory, cudaMallocPitch at line 11" in hover
+    fa = _analyze(tmp_path, ISSUE)
+    k = _kernel(fa, "k")
+    g = next(a for a in _rows(k) if a["array"] == "in")
+    assert "- load path: read-only" in access_markdown(g, {"name": "k", "json": k.to_json()})
+
+
+def test_value_from_a_per_thread_array_is_not_warp_uniform(tmp_path):
+    """Distilled from cuda-samples' marchingCubes (classifyVoxel): a lookup texture indexed by
+    flags computed from the thread's own array `field` (`field[0] < iso`). The index is the same
+    array element in every lane, but each lane's array holds its own values: the fetch is
+    data-dependent, not a broadcast."""
+    fa = _analyze(tmp_path, """
+    __global__ void classify(cudaTextureObject_t vol, cudaTextureObject_t lut, unsigned *o, float iso) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      float field[2];
+      field[0] = tex1Dfetch<float>(vol, i);
+      field[1] = tex1Dfetch<float>(vol, i + 1);
+      unsigned idx = unsigned(field[0] < iso) + 2 * unsigned(field[1] < iso);
+      o[i] = tex1Dfetch<unsigned>(lut, idx);
+    }
+    """, block=(64, 1, 1))
+    [t] = _rows(_kernel(fa, "classify"), "lut")
+    assert t["pattern"] == "data-dependent"
