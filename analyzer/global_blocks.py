@@ -2,8 +2,9 @@
 
 The interpreter runs a few blocks of the launch together (``global_blocks``: block 0, its
 neighbour and the last block along each dimension the kernel reads ``blockIdx`` of, and the
-diagonal neighbour); :func:`coverage` says what a run over them shows about the whole grid, so
-that ``explain`` and the CL607 witness never claim more than was checked.
+diagonal neighbour); :func:`more_blocks` finds, in a 1-D grid, the blocks farther apart whose
+addresses can meet (a second run adds them); :func:`coverage` says what the blocks run show
+about the whole grid, so that ``explain`` and the CL607 witness never claim more than was checked.
 """
 from __future__ import annotations
 
@@ -90,3 +91,83 @@ def coverage(blocks: list, grid: Optional[tuple], comps: set) -> tuple[str, str]
     of = f" of {total}" if total is not None else " (grid not known)"
     return "sample", (f"a sample of {len(blocks)} blocks{of}: block 0, its neighbours and the last "
                       "block along each dimension; races that need two other blocks are not checked")
+
+
+#: at most this many blocks are added to a run, and this many address differences compared
+MAX_EXTRA_BLOCKS = 2
+MAX_DIFFERENCES = 1_000_000
+
+
+def more_blocks(probe_sig: list, ts, grid: Optional[tuple], comps: set) -> list:
+    """Blocks to add to a run over a 1-D grid so that block pairs whose addresses can meet are
+    run too. Where every block's accesses to an array are block 0's moved by ``S`` bytes per
+    block (the same threads, ``A[blockIdx.x * S + f(tid)]``), two blocks ``d`` apart meet only
+    if a store of block 0 and an access of block 0 are ``d * S`` apart; the run covers the
+    distances 1, n-2 and n-1 (blocks 0, 1 and n-1), so the others found that way are added
+    (``A[blockIdx.x * 256 + tid + 512]`` meets the block two on). A last block that is not a
+    translate (a partial block) is compared with every translate the same way."""
+    import numpy as np
+
+    if grid is None or comps != {"x"} or grid[1] != 1 or grid[2] != 1 or grid[0] < 5:
+        return []
+    n = int(grid[0])
+    if list(map(tuple, ts.blocks[:3])) != [(0, 0, 0), (1, 0, 0), (n - 1, 0, 0)]:
+        return []
+    by_var: dict = {}
+    for var, node, th, keys, tokened, write in probe_sig:
+        by_var.setdefault(id(var), []).append((th, keys, tokened, write))
+    want: set = set()
+    for recs in by_var.values():
+        if not any(r[3] for r in recs) or any(r[2].any() for r in recs):
+            continue  # nothing written, or an index not known: the sample is all there is
+        part = {0: ([], []), 1: ([], []), 2: ([], [])}  # block ordinal -> (store keys, all keys)
+        S, last_translate, ok = None, True, True
+        for th, keys, _, write in recs:
+            b, lin = ts.blk[th], ts.lin[th]
+            k = [keys[b == o] for o in range(3)]
+            ln = [lin[b == o] for o in range(3)]
+            for o in range(3):
+                part[o][1].append(k[o])
+                if write:
+                    part[o][0].append(k[o])
+            if len(k[0]) or len(k[1]):
+                if not np.array_equal(ln[0], ln[1]):
+                    ok = False
+                    break
+                d = np.unique(k[1] - k[0])
+                if len(d) > 1 or (S is not None and len(d) and int(d[0]) != S):
+                    ok = False
+                    break
+                if len(d):
+                    S = int(d[0])
+            if not (np.array_equal(ln[0], ln[2]) and (S is None or np.all(k[2] - k[0] == (n - 1) * S))):
+                last_translate = False
+        if not ok or not S:
+            continue
+        size = 16  # bytes either side: the widest scalar access (an overlap test, not exact)
+        cat = lambda xs: np.unique(np.concatenate(xs)) if xs else np.zeros(0, dtype=np.int64)
+        w0, a0 = cat(part[0][0]), cat(part[0][1])
+        pairs = [(w0, a0)]
+        if not last_translate:
+            wl, al = cat(part[2][0]), cat(part[2][1])
+            pairs += [(wl, a0), (al, w0)]
+        for i, (x, y) in enumerate(pairs):
+            if len(x) * len(y) > MAX_DIFFERENCES:
+                return []
+            diff = (x[:, None] - y[None, :]).ravel() * (1 if S > 0 else -1)
+            step = abs(S)
+            lo = -((-(diff - size)) // step)  # ceil
+            hi = (diff + size) // step
+            ds: set = set()
+            for off in range(min(2 * size // step + 1, 64)):
+                m = lo + off <= hi
+                if not m.any():
+                    break
+                ds.update(np.unique(lo[m] + off).tolist())
+            for d in ds:
+                if i == 0:  # two translates |d| apart: block 0 and block |d|
+                    if 2 <= abs(d) <= n - 3:
+                        want.add(abs(d))
+                elif 2 <= d <= n - 2:  # the last block and the translate d
+                    want.add(d)
+    return [(d, 0, 0) for d in sorted(want)[:MAX_EXTRA_BLOCKS]]

@@ -16,7 +16,10 @@ shared-memory form). Not races: atomic against atomic; two stores of provably eq
 provenance token: both stored what they read from one address, or one uniform parameter); a
 load of a location that the loading thread itself stored earlier in the interval when every
 conflicting store wrote that same value (``flag = 1; ... if (flag)``); a plain load against an
-atomic (only a plain *store* racing an atomic is reported); and, across blocks, accesses made
+atomic (only a plain *store* racing an atomic is reported); plain loads and stores of one place
+per block (a flag, a search result) by threads that a branch on data selects, when neither is a
+read-modify-write (``found = 1``; ``res[bid] = t`` when ``key[t] == k``: whether two threads are
+selected at once is a property of the data; ``count[0]++`` is reported); and, across blocks, accesses made
 after a block published its work with ``__threadfence()`` followed by an atomic (the
 "last block" pattern: the atomic's result decides which block reads the others' results).
 
@@ -38,7 +41,8 @@ import numpy as np
 
 from . import ir, simt_facts
 from .global_blocks import global_blocks, uses_block_index  # noqa: F401 - for callers
-from .simt_log import element_text as _element_text, entry_pairs, tags_compatible as _tags_compatible
+from .simt_log import candidate_records, entries_by_record, entry_pairs
+from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
 from .simt_values import MemLoc, Mask, Ptr, V
 
 _INT = np.int64
@@ -100,6 +104,7 @@ class GlobalRace:
     b_kind: str = "access"
     iterations: tuple = ()  # (iteration of a, iteration of b) of a loop, when they differ
     assumed: str = ""  # `offset = 1`: the parameter value (none known) under which it races
+    ts: object = None  # the thread set of the run that found it, when not the kernel's first run
 
     def to_json(self, ts) -> dict:
         return {
@@ -151,6 +156,7 @@ class GlobalLog:
         self._done: set = set()
         self.probe_sig: list = []  # per record: (var, node, threads, offsets) for probing
         self._pair_checks = 0
+        self.by_data: set = set()  # ids of accesses under a branch on data (data_selected)
 
     # ------------------------------------------------------------------ events
     def barrier(self, sim, node, m) -> None:
@@ -276,6 +282,9 @@ class GlobalLog:
     # ------------------------------------------------------------------ pairing
     def finish(self) -> "GlobalLog":
         multi = len(self.ts.blocks) > 1
+        # accesses that read and write one place (`n++`, `n += v`): a counter, not a flag
+        rd = {id(r.node) for rs in self.recs.values() for r in rs if not r.write}
+        self._rmw = rd & {id(r.node) for rs in self.recs.values() for r in rs if r.write and not r.atomic}
         for var, recs in self.recs.items():
             if not any(r.write for r in recs):
                 continue
@@ -353,31 +362,29 @@ class GlobalLog:
         cand = np.flatnonzero(has_w & (lo != hi))
         if len(cand) == 0:
             return
-        grp = np.zeros(n, dtype=np.int64)
-        grp[starts[1:]] = 1
-        grp = np.cumsum(grp)
-        cmask = np.zeros(len(starts), dtype=bool)
-        cmask[cand] = True
-        in_cand = cmask[grp]
-        involved = sorted(set(np.unique(ri[in_cand]).tolist()))
+        involved, in_cand = candidate_records(ri, starts, cand, n)
         writers = [wi for wi in involved if recs[wi].write]
         self._pair_checks += len(writers) * len(involved)
         if self._pair_checks > PAIR_BUDGET:
             self.complete = False
             self.reason = "too many pairs of global-memory accesses"
             return
-        sel_idx = np.flatnonzero(in_cand)
-        by_rec = sel_idx[np.argsort(ri[sel_idx], kind="stable")]
-        rids = ri[by_rec]
-        bounds = np.searchsorted(rids, involved + [np.iinfo(np.int32).max])
-        per_rec = {}
-        for j, i in enumerate(involved):
-            s = by_rec[bounds[j]:bounds[j + 1]]
-            per_rec[i] = (jk[s], th[s], po[s])
+        per_rec = entries_by_record(in_cand, ri, involved, (jk, th, po))
         cache: dict = {}
         for wi in writers:
             for oi in involved:
                 self._pair(recs, wi, oi, per_rec, intra, cache)
+
+    def _one_place(self, r: GAccess) -> bool:
+        """Whether every thread of a block that made this access touched the same address."""
+        one = getattr(r, "_one", None)
+        if one is None:
+            b = self.ts.blk[r.threads]  # thread indices are block-major
+            first = np.r_[True, np.diff(b) != 0]
+            base = np.maximum.accumulate(np.where(first, np.arange(len(b)), 0))
+            one = bool(np.all(r.keys == r.keys[base]))
+            r._one = one
+        return one
 
     def _pair(self, recs, wi, oi, per_rec, intra: bool, cache: dict) -> None:
         rw, ro = recs[wi], recs[oi]
@@ -431,6 +438,13 @@ class GlobalLog:
             # the reader stored the same value there itself, earlier: it reads that value
             # whichever store lands last
             valid &= ~reread(recs, oi, pov[osel], tb, rw, pw[wsel], cache=cache)
+        if valid.any() and not (rw.atomic or ro.atomic) and id(rw.node) not in self._rmw and \
+                id(ro.node) not in self._rmw and id(rw.node) in self.by_data and \
+                id(ro.node) in self.by_data and self._one_place(rw) and self._one_place(ro):
+            # a flag or a search result: one place per block that only threads selected by
+            # their data touch, with plain loads and stores (`found = 1`, `res[bid] = v` when
+            # `key[tid] == k`); whether two are selected at once is a property of the data
+            valid &= rw.certain[pw[wsel]] | ro.certain[pov[osel]]
         if not valid.any():
             return
         tk = rw.tokened[pw[wsel]] | ro.tokened[pov[osel]]
@@ -458,6 +472,52 @@ class GlobalLog:
         self.races[pk] = race
         if certain:
             self._done.add(pk)
+
+
+def reads_memory(e: ir.Expr) -> bool:
+    """Whether evaluating ``e`` loads from memory (an element, a member through a pointer, a
+    dereference, a shared or global variable)."""
+    for x in e.walk():
+        if isinstance(x, ir.Index) or (isinstance(x, ir.UnaryOp) and x.op == "*"):
+            return True
+        if isinstance(x, ir.Member) and x.arrow:
+            return True
+        if isinstance(x, ir.VarRef) and x.var.storage in ("shared", "extern_shared", "device", "managed"):
+            return True
+    return False
+
+
+def data_selected(fn: ir.Function) -> set:
+    """ids of the expressions of ``fn`` (and the device functions it calls) evaluated inside an
+    ``if`` whose condition reads memory, that condition included: what threads run there
+    depends on data."""
+    out: set = set()
+    seen: set = set()
+
+    def mark_all(b, depth: int) -> None:
+        for e in ir.stmt_exprs(b):
+            out.add(id(e))
+            if isinstance(e, ir.Call) and e.function is not None and e.function.body is not None \
+                    and id(e.function) not in seen and depth < 8:
+                seen.add(id(e.function))
+                mark_all(e.function.body, depth + 1)
+
+    def visit(b, depth: int) -> None:
+        for st in ir.walk_stmt(b):
+            if isinstance(st, ir.If) and reads_memory(st.cond):
+                out.update(id(x) for x in st.cond.walk())
+                for blk in st.child_blocks():
+                    mark_all(blk, depth)
+            for e in st.exprs():
+                for x in e.walk():
+                    if isinstance(x, ir.Call) and x.function is not None and x.function.body is not None \
+                            and id(x.function) not in seen and depth < 8:
+                        seen.add(id(x.function))
+                        visit(x.function.body, depth + 1)
+
+    if fn.body is not None:
+        visit(fn.body, 0)
+    return out
 
 
 def _overlap(ra: GAccess, ia: int, rb: GAccess, ib: int) -> int:

@@ -51,14 +51,18 @@ _RULE_FACTS = {
     "CL0": set(), "CL1": {"resources", "accesses"}, "CL2": {"accesses"}, "CL3": {"accesses"},
     "CL4": {"resources", "occupancy"}, "CL5": {"cgma", "roofline"}, "CL6": {"sync"}, "CL7": set(),
     "CL615": {"accesses"},  # a rule of its own: texture reads of memory the kernel writes
+    # the global-memory race check, a part of ``sync`` with runs of its own (global_races.py)
+    "CL606": {"sync", "global_races"}, "CL607": {"sync", "global_races"},
 }
+# Parts of a fact that only some rules of its family read (see CL606/CL607 above).
+FACT_PARTS = ("global_races",)
 
 
 def needed_facts(rule_codes=None) -> frozenset:
     """The facts the given rules read (with what those facts are computed from); all facts
     when ``rule_codes`` is None (``explain``, ``validate``, the editor)."""
     if rule_codes is None:
-        return frozenset(ALL_FACTS)
+        return frozenset(ALL_FACTS + FACT_PARTS)
     need: set = set()
     for code in rule_codes:
         need |= _RULE_FACTS.get(code, _RULE_FACTS.get(code[:3], set(ALL_FACTS)))  # unknown family: all
@@ -233,7 +237,7 @@ def _callees(fn: ir.Function) -> list[ir.Function]:
 
 def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchConfig,
                    target: Target, params: dict, opts: AnalysisOptions,
-                   needs: frozenset = frozenset(ALL_FACTS)) -> KernelFacts:
+                   needs: frozenset = frozenset(ALL_FACTS + FACT_PARTS)) -> KernelFacts:
     """Every fact of one kernel, in order. ``params`` are the ``--param`` values; ``needs``
     the facts to compute (:func:`needed_facts`)."""
     variables = kernel_variables(kernel, launch)
@@ -254,7 +258,8 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchCo
         if "roofline" in needs:
             kf.roofline = kernel_roofline(kf.cgma, opts)
     if "sync" in needs:
-        kf.sync = KernelSync(kernel, launch, {**launch.param_values, **params})
+        kf.sync = KernelSync(kernel, launch, {**launch.param_values, **params},
+                             global_check="global_races" in needs)
     return kf
 
 
@@ -322,7 +327,7 @@ def analyze_file(path: str, opts: Optional[AnalysisOptions] = None) -> FileAnaly
     if tu is not None:
         tu.notes.extend(fa.notes)
         resolve_launch_sites(tu)
-        needs = opts.facts if opts.facts is not None else frozenset(ALL_FACTS)
+        needs = opts.facts if opts.facts is not None else needed_facts(None)
         params = dict(opts.params or {})
         bad = {name for name, _ in fa.kernel_errors}
         for k in tu.kernels:

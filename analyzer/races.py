@@ -43,8 +43,9 @@ import numpy as np
 from . import ir, simt
 from .simt import STEP_BUDGET
 from .simt_log import Access, ThreadSet, sample_blocks  # noqa: F401 - sample_blocks: for callers
-from .simt_log import element_text as _element_text, entry_pairs, tags_compatible as _tags_compatible
-from .global_races import GlobalLog, reread
+from .simt_log import candidate_records, entries_by_record, entry_pairs
+from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
+from .global_races import GlobalLog, data_selected, reread
 from .simt_values import _INT
 
 MAX_PAIRS = 200_000
@@ -167,28 +168,13 @@ class Simt(simt.Simt):
         if len(cand) == 0:
             return
         # Records that take part in some candidate group, then pairwise joins on the address.
-        in_cand = np.zeros(n, dtype=bool)
-        grp = np.zeros(n, dtype=np.int64)
-        grp[starts[1:]] = 1
-        grp = np.cumsum(grp)
-        cmask = np.zeros(len(starts), dtype=bool)
-        cmask[cand] = True
-        in_cand = cmask[grp]
-        involved = sorted(set(np.unique(ri[in_cand]).tolist()))
+        involved, in_cand = candidate_records(ri, starts, cand, n)
         writers = [wi for wi in involved if recs[wi].write]
         self._pair_checks += len(writers) * len(involved)
         if self._pair_checks > PAIR_BUDGET:
             self.complete = False
             return
-        # the entries of each involved record, by one sort instead of a scan per record
-        sel_idx = np.flatnonzero(in_cand)
-        by_rec = sel_idx[np.argsort(ri[sel_idx], kind="stable")]
-        rids = ri[by_rec]
-        bounds = np.searchsorted(rids, involved + [np.iinfo(np.int32).max])
-        per_rec = {}
-        for j, i in enumerate(involved):
-            sel = by_rec[bounds[j]:bounds[j + 1]]
-            per_rec[i] = (key[sel], th[sel], po[sel])
+        per_rec = entries_by_record(in_cand, ri, involved, (key, th, po))
         cache: dict = {}  # earlier stores per reader record, for the re-read test
         for wi in writers:
             for oi in involved:
@@ -338,6 +324,7 @@ def find_races(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
                barrier_loops=barrier_loops, budget=budget)
     if global_check:
         sim.glog = GlobalLog(ts)
+        sim.glog.by_data = data_selected(kernel)
     sim.run()
     if sim.glog is not None:
         sim.glog.finish()

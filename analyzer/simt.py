@@ -308,8 +308,8 @@ class Simt(SimtEval):
                 others = [d for i, d in enumerate(self.ts.block) if "xyz"[i] != a.component]
                 if all(d == 1 for d in others) and (self.uniform(b) or self._same_in_block(b, fr, m)):
                     return True
-            elif self._distinct_in_block(a, fr, m) and self._same_in_block(b, fr, m):
-                return True  # `idx == minIdx` with idx = threadIdx.x held in a local
+            elif self._distinct_in_block(a, fr, m) and (self.uniform(b) or self._same_in_block(b, fr, m)):
+                return True  # `idx == minIdx` / `tx == df - 1` with tx = threadIdx.x held in a local
         return False
 
     def _distinct_in_block(self, e: ir.Expr, fr: Optional[_Frame], m: Optional[Mask]) -> bool:

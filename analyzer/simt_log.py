@@ -186,6 +186,37 @@ def element_text(var: ir.Variable, byte_off: int, size: Optional[int]) -> str:
     return var.name + "".join(f"[{d}]" for d in reversed(dims))
 
 
+def candidate_records(ri, starts, cand, n: int):
+    """(involved, in_cand): the ids of the records with an entry in a candidate address group
+    (``cand``: group numbers, ``starts``: each group's first entry, ``ri``: each entry's record),
+    sorted, and per entry whether its group is a candidate. Shared by the shared-memory and the
+    global-memory race checks."""
+    import numpy as np
+
+    grp = np.zeros(n, dtype=np.int64)
+    grp[starts[1:]] = 1
+    grp = np.cumsum(grp)
+    cmask = np.zeros(len(starts), dtype=bool)
+    cmask[cand] = True
+    in_cand = cmask[grp]
+    return sorted(set(np.unique(ri[in_cand]).tolist())), in_cand
+
+
+def entries_by_record(in_cand, ri, involved: list, cols: tuple) -> dict:
+    """record id -> its candidate entries' values of each array in ``cols``, by one sort
+    instead of a scan per record."""
+    import numpy as np
+
+    sel_idx = np.flatnonzero(in_cand)
+    by_rec = sel_idx[np.argsort(ri[sel_idx], kind="stable")]
+    bounds = np.searchsorted(ri[by_rec], involved + [np.iinfo(np.int32).max])
+    out = {}
+    for j, i in enumerate(involved):
+        s = by_rec[bounds[j]:bounds[j + 1]]
+        out[i] = tuple(c[s] for c in cols)
+    return out
+
+
 def entry_pairs(kw, ko, max_pairs: int):
     """Index pairs (wsel, osel) of the entries of two access records that touch the same
     element (equal keys ``kw[i] == ko[j]``), at most about ``max_pairs`` of them (the first

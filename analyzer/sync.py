@@ -11,7 +11,7 @@ from typing import Optional
 
 from . import ir
 from .cfg import CFG
-from .global_blocks import coverage, global_blocks, grid_blocks, uses_block_index
+from .global_blocks import coverage, global_blocks, grid_blocks, more_blocks, uses_block_index
 from .global_races import probe_candidates
 from .launch import LaunchConfig, fit_block
 from .races import Simt, find_races
@@ -23,7 +23,8 @@ class KernelSync:
     first use. ``block`` is the block the race run simulated, ``block_note`` why it is not the
     launch's (see :func:`~.launch.fit_block`), ``races_checked`` whether races were looked for."""
 
-    def __init__(self, kernel: ir.Function, launch: LaunchConfig, params: dict):
+    def __init__(self, kernel: ir.Function, launch: LaunchConfig, params: dict,
+                 global_check: bool = True):
         self.kernel = kernel
         self.launch = launch
         self.params = params  # launch-site argument values, overridden by --param
@@ -36,6 +37,8 @@ class KernelSync:
         self.races_checked = True
         self.global_note = ""  # what the global-memory race check assumed
         self.global_comps: set = set()  # blockIdx components the kernel reads
+        self.global_check = global_check  # run the global-memory race check (CL606/CL607)
+        self.global_extra: list = []  # blocks a second run added (global_blocks.more_blocks)
         # the launch's grid; without a resolved block, the grid its site still gives
         site = getattr(launch, "site", None)
         self.global_grid = launch.grid or (site.grid if site is not None else None)
@@ -50,24 +53,26 @@ class KernelSync:
         lc = self.launch
         loops = {lp for lp in self.cfg.loop_nodes if self.cfg.loop_has_barrier(lp)}
         self.global_comps = uses_block_index(self.kernel)
+        # the same blocks with or without the global check: CL602/CL603 see the same run
         blocks, self.global_note = global_blocks(self.global_grid, self.global_comps)
 
-        def run(block: tuple, extra: Optional[dict] = None):
+        def run(block: tuple, extra: Optional[dict] = None, more: Optional[list] = None):
             return find_races(self.kernel, block, self.global_grid, {**self.params, **(extra or {})},
-                              _uniform_fn(self.uni), lc.dynamic_smem, loops, blocks=blocks,
-                              global_check=True)
+                              _uniform_fn(self.uni), lc.dynamic_smem, loops, blocks=blocks + (more or []),
+                              global_check=self.global_check)
 
         def trial(block: tuple):
             s = run(block)
             return s, [v.name for v in s.out_of_bounds]
 
         block, sim, self.block_note = fit_block(lc, trial)
-        g_races = sim.glog.races
+        g_races = sim.glog.races if sim.glog is not None else {}
         if lc.source == "default" and (sim.races or g_races):
             if uses_thread_dims(self.kernel, ("y", "z")):
                 # a 2-D/3-D kernel checked with the stated 1-D default: meaningless pairs
                 sim.races = {}
-                sim.glog.races = {}
+                if sim.glog is not None:
+                    sim.glog.races = {}
                 self.block_note = ("no launch found and the kernel indexes threadIdx.y/z: "
                                    "races not checked (pass --block)")
                 self.races_checked = False
@@ -77,6 +82,9 @@ class KernelSync:
                 keep = {(id(r.a), id(r.b)) for r in s64.races.values()} | \
                     {(id(r.b), id(r.a)) for r in s64.races.values()}
                 sim.races = {k: r for k, r in sim.races.items() if (id(r.a), id(r.b)) in keep}
+        if sim.glog is None:
+            self.block = block
+            return sim
         if lc.source == "default" and sim.glog.races:
             if sim.out_of_bounds:
                 # the guessed block overruns the kernel's shared arrays: it is not the block
@@ -89,10 +97,27 @@ class KernelSync:
                 # written for 16-thread blocks overlaps its neighbours at 256).
                 s32 = run((32, 1, 1))
                 sim.glog.races = {k: r for k, r in sim.glog.races.items() if k in s32.glog.races}
+        if sim.glog.complete and self.races_checked:
+            self._more_blocks(sim, lambda more: run(block, None, more))
         if sim.glog.complete and self.races_checked and probe_candidates(sim.glog):
             self._probe_parameters(sim, lambda extra: run(block, extra))
         self.block = block
         return sim
+
+    def _more_blocks(self, sim: Simt, run) -> None:
+        """Blocks whose addresses can meet at a distance the sampled blocks do not cover
+        (global_blocks.more_blocks): one more run with them; its global races are added, each
+        naming its threads in that run's thread set."""
+        more = more_blocks(sim.glog.probe_sig, sim.ts, self.global_grid, self.global_comps)
+        if not more:
+            return
+        s2 = run(more)
+        self.global_extra = more
+        for k, r in s2.glog.races.items():
+            old = sim.glog.races.get(k)
+            if old is None or (r.certain and not old.certain):
+                r.ts = s2.ts
+                sim.glog.races[k] = r
 
     def _probe_parameters(self, sim: Simt, run) -> None:
         """An array indexed both with and without an integer parameter that has no known value
@@ -149,7 +174,11 @@ class KernelSync:
 
     def global_coverage(self) -> tuple[str, str]:
         """What the blocks the global check ran cover of the grid (global_blocks.coverage)."""
-        return coverage(self.sim.ts.blocks, self.global_grid, self.global_comps)
+        kind, note = coverage(self.sim.ts.blocks + self.global_extra, self.global_grid, self.global_comps)
+        if self.global_extra:
+            note += ("; blocks " + ", ".join(str(b[0]) for b in self.global_extra) + " added, where "
+                     "the addresses of blocks that many apart meet")
+        return kind, note
 
     def _global_json(self, sim: Simt) -> dict:
         """The global-memory race check (CL606/CL607): arrays checked, blocks run side by side,
@@ -161,7 +190,7 @@ class KernelSync:
         cov, cov_note = self.global_coverage()
         return {"checked": self.races_checked, "arrays": list(getattr(g, "arrays", [])),
                 "written": list(getattr(g, "written", [])),
-                "blocks": [list(b) for b in sim.ts.blocks],
+                "blocks": [list(b) for b in sim.ts.blocks + self.global_extra],
                 "grid": list(self.global_grid) if self.global_grid else None,
                 "grid_blocks": grid_blocks(self.global_grid),
                 "coverage": cov, "coverage_note": cov_note,
@@ -169,7 +198,7 @@ class KernelSync:
                 "complete": bool(g.complete and sim.complete),
                 "incomplete_reason": g.reason or (sim.incomplete_reason if not sim.complete else ""),
                 "note": self.global_note,
-                "races": [r.to_json(sim.ts) for r in races]}
+                "races": [r.to_json(r.ts or sim.ts) for r in races]}
 
 
 def uses_thread_dims(fn: ir.Function, comps: tuple, depth: int = 0, seen=None) -> bool:

@@ -41,6 +41,10 @@ _COMMON = (
     "`atomicAdd(&c, k)` with `k > 0` (unique per thread). An index that is not known before run "
     "time but equal in both threads (read from memory, a parameter without a known value, "
     "`atomicAdd(&c, 0)`) makes the race a warning, as does a thread-dependent condition on data. "
+    "Not reported either: one place per block (a flag, a search result) that only threads "
+    "selected by a branch on data touch with plain loads and stores (`found = 1`, "
+    "`res[bid] = t` when `key[t] == k`): whether two threads are selected at once depends on the "
+    "data; a read-modify-write there (`count[0]++`) is reported. "
     "A load and a store by two lanes of one warp (warp-synchronous code) are left alone. "
     "Distinct pointer parameters are assumed not to alias; reads through pointers to `const` "
     "are not tracked. The message names a witness: both threads (block and thread index) and "
@@ -74,9 +78,11 @@ def global_race_intra(ctx: RuleContext):
                    "kernel separates them. Accesses a block makes after publishing its results with "
                    "`__threadfence()` and an atomic (the last-block reduction pattern) are not paired "
                    "with other blocks'. The blocks run are a sample of a larger grid (block 0, its "
-                   "neighbours, the last block): a race between two other blocks can go unseen, and the "
-                   "message lists the blocks that were checked (`explain` too, with whether the check "
-                   "finished within its budget).",
+                   "neighbours, the last block; in a 1-D grid whose blocks access block 0's addresses "
+                   "moved by a fixed stride, also the blocks at the distances where those meet, as in "
+                   "`a[i + 512] = a[i]` with 256-thread blocks): a race between two other blocks can "
+                   "go unseen, and the message lists the blocks that were checked (`explain` too, with "
+                   "whether the check finished within its budget).",
     why="Blocks run in any order and concurrently; there is no barrier between blocks inside a "
         "kernel launch (short of a cooperative launch's grid sync). Two blocks writing one element, "
         "or one writing what another reads, give results that depend on scheduling.",
@@ -138,7 +144,7 @@ def _report(ctx: RuleContext, me, inter: bool):
 
 
 def _diag(ctx, me, ks, r, kf):
-    ts = ks.sim.ts
+    ts = r.ts or ks.sim.ts
     ta, tb = who(ts, r.thread_a), who(ts, r.thread_b)
     idx_b = _text(ctx, r.b, 50)
     elem = f"`{r.element}`" if r.element else f"the same element of `{r.var.name}`"
@@ -178,7 +184,7 @@ def _diag(ctx, me, ks, r, kf):
         notes.append(f"grid {'x'.join(map(str, g))}" if g else "grid not known")
         if ks.global_coverage()[0] == "sample":
             notes.append("blocks checked: " + ", ".join(
-                "(" + ",".join(map(str, b)) + ")" for b in ks.sim.ts.blocks))
+                "(" + ",".join(map(str, b)) + ")" for b in ks.sim.ts.blocks + ks.global_extra))
     if ks.block_note:
         notes.append(ks.block_note)
     if r.inter and ks.global_note:

@@ -13,6 +13,8 @@ def sync_of(tmp_path, src: str, **opts):
     fa = analyze_file(str(p), AnalysisOptions(use_ptxas=False, **opts))
     assert fa.error is None, fa.error
     ks = fa.kernels[0].sync
+    if ks.sim.glog is None:
+        return ks, None
     return ks, sorted(ks.sim.glog.races.values(), key=lambda r: (r.inter, r.b.range.line))
 
 
@@ -164,3 +166,46 @@ def test_explain_says_when_the_budget_stopped_the_check(tmp_path, monkeypatch):
     assert g["complete"] is False and "more than 1000 global-memory thread-accesses" in g["incomplete_reason"]
     text = _explain(tmp_path, "--kernel", "shifted")
     assert "the check stopped early (more than 1000 global-memory thread-accesses), so more may exist" in text
+
+
+def test_no_global_check_without_cl606_cl607_and_the_same_shared_races(tmp_path):
+    from cudalint.analyzer.pipeline import needed_facts
+    src = """
+    __global__ void k(float* out)
+    {
+        __shared__ float s[256];
+        s[threadIdx.x] = out[blockIdx.x * 256 + threadIdx.x];
+        out[0] = s[(threadIdx.x + 1) % 256];
+    }
+    int main() { float* a; k<<<8, 256>>>(a); return 0; }
+    """
+    ks_all, g_all = sync_of(tmp_path, src)
+    ks_602, _ = sync_of(tmp_path, src, facts=needed_facts(["CL602", "CL603"]))
+    assert ks_602.sim.glog is None
+    # out[0]: written by all (within a block and across), read by thread 0 of block 0
+    assert sorted((r.inter, r.element, r.a_write, r.b_write) for r in g_all) == [
+        (False, "out[0]", False, True), (False, "out[0]", True, True),
+        (True, "out[0]", False, True), (True, "out[0]", True, True)]
+    # CL602/CL603 see the same run (the same blocks) with or without the global check
+    assert ks_602.sim.ts.blocks == ks_all.sim.ts.blocks == [(0, 0, 0), (1, 0, 0), (7, 0, 0)]
+    key = lambda ks: sorted((r.a.range.line, r.b.range.line, r.a_write, r.b_write) for r in ks.races)
+    assert key(ks_602) == key(ks_all) == [(5, 6, True, False)]
+
+
+def test_blocks_farther_apart_whose_addresses_meet_are_run(tmp_path):
+    # block b writes a[256b + 512 + t] and reads a[256b + t]: block 0's stores meet block 2's
+    # loads, a pair the sample (blocks 0, 1, 15) does not hold; a second run adds block 2
+    ks, races = sync_of(tmp_path, """
+    __global__ void k(float* a)
+    {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        a[i + 512] = 2.0f * a[i];
+    }
+    int main() { float* a; k<<<16, 256>>>(a); return 0; }
+    """)
+    assert [(r.inter, r.element) for r in races] == [(True, "a[512]")]
+    r = races[0]
+    assert {who(r.ts, r.thread_a), who(r.ts, r.thread_b)} == {"block 0, thread 0", "block 2, thread 0"}
+    g = ks.to_json()["global"]
+    assert g["blocks"][:4] == [[0, 0, 0], [1, 0, 0], [15, 0, 0], [2, 0, 0]] and g["coverage"] == "sample"
+    assert "added, where the addresses of blocks that many apart meet" in g["coverage_note"]

@@ -12,11 +12,14 @@ COLUMN = FIX / "coalescing" / "column.cu"
 
 
 def test_needed_facts_follow_the_rule_families():
-    assert needed_facts(None) == frozenset(ALL_FACTS)
+    assert needed_facts(None) == frozenset(ALL_FACTS) | {"global_races"}
     assert needed_facts(["CL201", "CL202"]) == {"accesses"}
     assert needed_facts(["CL401"]) == {"resources", "occupancy"}
     assert needed_facts(["CL501"]) == {"cgma", "roofline", "accesses"}  # CL502 reads the access addresses
     assert needed_facts(["CL602"]) == {"sync"}
+    # the global-memory race check, a part of sync, only for CL606/CL607
+    assert needed_facts(["CL606"]) == needed_facts(["CL607"]) == {"sync", "global_races"}
+    assert needed_facts(["CL602", "CL603"]) == {"sync"}
     assert needed_facts(["CL000", "CL010", "CL701"]) == set()
     # occupancy and roofline are computed from resources and CGMA
     assert needed_facts(["CL4"]) >= {"resources"}

@@ -340,6 +340,25 @@ def is_cg_block_sync(c: ci.Cursor) -> bool:
     return "sync" in text and ("block" in text or "cta" in text or "grid" not in text)
 
 
+def syncs_the_grid(call: ci.Cursor, depth: int = 0) -> bool:
+    """A ``sync()`` method of the program's own class (a multi-GPU peer group) whose body
+    synchronizes the grid: ``grid.sync()`` / ``cg::sync(grid)`` on a ``grid_group``, directly or
+    through another such method."""
+    ref = call.referenced
+    body = ref.get_definition() if ref is not None else None
+    if body is None or depth > 3 or "cooperative_groups" in (body.semantic_parent.type.spelling or ""):
+        return False
+    for n in body.walk_preorder():
+        if n.kind != CK.CALL_EXPR or n.spelling != "sync":
+            continue
+        # `grid.sync()`: the object under the member reference; `cg::sync(grid)`: an argument
+        if "grid_group" in " ".join(g.type.spelling for a in n.get_children() for g in (a, *a.get_children())):
+            return True
+        if n.referenced is not None and n.referenced != ref and syncs_the_grid(n, depth + 1):
+            return True
+    return False
+
+
 def cg_sync_scope(call: ir.Call) -> str:
     """`tile.sync()` / `cg::sync(tile)` on a thread_block_tile or coalesced group synchronizes
     a warp (or part of one), not the block."""

@@ -14,6 +14,7 @@ from .. import ir
 from .clang_cursors import (
     BLOCK_BARRIERS, CK, WARP_BARRIERS, cg_sync_scope, cursor_tokens, file_bytes,
     for_header_semicolons, header_semicolons, int_or_none, is_cg_block_sync, is_test, loc_file,
+    syncs_the_grid,
     macro_scalar_init, srange
 )
 
@@ -115,7 +116,7 @@ class StmtLowering:
                 scope = "warp" if e.callee in WARP_BARRIERS else "block"
                 return [ir.Barrier(r, e.callee, scope, e.args)]
             if isinstance(e, ir.Call) and e.callee == "sync" and is_cg_block_sync(c):
-                grid = bool(e.args) and "grid_group" in e.args[0].type.spelling
+                grid = bool(e.args) and "grid_group" in e.args[0].type.spelling or syncs_the_grid(c)
                 return [ir.Barrier(r, "cg::sync", cg_sync_scope(e), [], grid=grid)]
             return [ir.ExprStmt(r, e)]
         if k.is_declaration():
