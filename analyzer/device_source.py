@@ -117,6 +117,19 @@ class DeviceSource:
 # --------------------------------------------------------------------------- lexing
 
 
+def _literal_end(text: str, i: int) -> int:
+    """Index of the quote closing the string or character literal opened at ``text[i]`` (or of
+    the end of its line, or of the text, when it is not closed there)."""
+    c, j, n = text[i], i + 1, len(text)
+    while j < n and text[j] != c:
+        if text[j] == "\\":
+            j += 1
+        elif text[j] == "\n":
+            break
+        j += 1
+    return j
+
+
 def _strip_comments_and_strings(text: str) -> str:
     """``text`` with comments removed and string/char literal contents blanked (length kept
     only roughly; used for identifier and brace scanning, never emitted)."""
@@ -135,13 +148,7 @@ def _strip_comments_and_strings(text: str) -> str:
             i = n if j < 0 else j + 2
             continue
         if c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c:
-                if text[j] == "\\":
-                    j += 1
-                elif text[j] == "\n":
-                    break
-                j += 1
+            j = _literal_end(text, i)
             out.append(c + c)
             i = j + 1
             continue
@@ -211,13 +218,7 @@ def split_top_level(text: str, file: str = "", first_line: int = 1) -> list[Chun
             start = i
             start_line = line
         if c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c:
-                if text[j] == "\\":
-                    j += 1
-                elif text[j] == "\n":
-                    break
-                j += 1
+            j = _literal_end(text, i)
             line += text.count("\n", i, min(j + 1, n))
             i = j + 1
             continue

@@ -41,7 +41,7 @@ import numpy as np
 
 from . import ir, simt_facts
 from .global_blocks import global_blocks, uses_block_index  # noqa: F401 - for callers
-from .simt_log import candidate_records, entries_by_record, entry_pairs
+from .simt_log import candidate_records, contested_groups, entries_by_record, entry_pairs
 from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
 from .simt_values import MemLoc, Mask, Ptr, V
 
@@ -354,12 +354,7 @@ class GlobalLog:
         wr = np.array([r.write for r in recs])[ri]
         n = len(jk)
         brk = np.flatnonzero(np.diff(jk) != 0) + 1
-        starts = np.concatenate(([0], brk))
-        has_w = np.add.reduceat(wr.astype(np.int32), starts) > 0
-        who_ = th if intra else blk
-        lo = np.minimum.reduceat(who_, starts)
-        hi = np.maximum.reduceat(who_, starts)
-        cand = np.flatnonzero(has_w & (lo != hi))
+        starts, cand = contested_groups(brk, wr, th if intra else blk)
         if len(cand) == 0:
             return
         involved, in_cand = candidate_records(ri, starts, cand, n)

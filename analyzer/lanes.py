@@ -212,14 +212,7 @@ def _num(e, vals):
     raise _Unknown
 
 
-def _as_int(v) -> int:
-    if isinstance(v, int):
-        return v
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return int(v)
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    raise _Unknown
+_as_int = numeval.as_int  # the compiled evaluator's own: same results either way
 
 
 _RELOPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,

@@ -31,7 +31,8 @@ def _unk():
     raise Unknown
 
 
-def _as_int(v) -> int:
+def as_int(v) -> int:
+    """A number that is an integer, as an int (C integer operators need one); else Unknown."""
     if isinstance(v, int):
         return v
     if isinstance(v, Fraction) and v.denominator == 1:
@@ -86,7 +87,7 @@ class _Gen:
 
     def __init__(self, lanes: bool = False):
         self.lanes = lanes
-        self.env = {"_unk": _unk, "_as_int": _as_int, "_pow": _pow, "_and": _and, "_or": _or,
+        self.env = {"_unk": _unk, "_as_int": as_int, "_pow": _pow, "_and": _and, "_or": _or,
                     "_sum": sum, "_min": min, "_max": max, "_abs": abs, "_floor": math.floor,
                     "_ceil": math.ceil}
 

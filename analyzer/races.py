@@ -43,7 +43,7 @@ import numpy as np
 from . import ir, simt
 from .simt import STEP_BUDGET
 from .simt_log import Access, ThreadSet, sample_blocks  # noqa: F401 - sample_blocks: for callers
-from .simt_log import candidate_records, entries_by_record, entry_pairs
+from .simt_log import candidate_records, contested_groups, entries_by_record, entry_pairs
 from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
 from .global_races import GlobalLog, data_selected, reread
 from .simt_values import _INT
@@ -159,12 +159,7 @@ class Simt(simt.Simt):
         if n < 2:
             return
         brk = np.flatnonzero((np.diff(key) != 0) | (np.diff(blk) != 0)) + 1
-        starts = np.concatenate(([0], brk))
-        ends = np.concatenate((brk, [n]))
-        has_w = np.add.reduceat(wr.astype(np.int32), starts) > 0
-        tmin = np.minimum.reduceat(th, starts)
-        tmax = np.maximum.reduceat(th, starts)
-        cand = np.flatnonzero(has_w & (tmin != tmax))
+        starts, cand = contested_groups(brk, wr, th)
         if len(cand) == 0:
             return
         # Records that take part in some candidate group, then pairwise joins on the address.

@@ -186,6 +186,19 @@ def element_text(var: ir.Variable, byte_off: int, size: Optional[int]) -> str:
     return var.name + "".join(f"[{d}]" for d in reversed(dims))
 
 
+def contested_groups(brk, wr, who):
+    """(starts, cand) of sorted access entries split at ``brk``: each group's first entry, and
+    the groups with a write and two different ``who`` (threads, or blocks). Shared by the
+    shared-memory and the global-memory race checks."""
+    import numpy as np
+
+    starts = np.concatenate(([0], brk))
+    has_w = np.add.reduceat(wr.astype(np.int32), starts) > 0
+    lo = np.minimum.reduceat(who, starts)
+    hi = np.maximum.reduceat(who, starts)
+    return starts, np.flatnonzero(has_w & (lo != hi))
+
+
 def candidate_records(ri, starts, cand, n: int):
     """(involved, in_cand): the ids of the records with an entry in a candidate address group
     (``cand``: group numbers, ``starts``: each group's first entry, ``ri``: each entry's record),
