@@ -51,15 +51,37 @@ def _restrict(v) -> bool:
     return v is not None and "__restrict" in v.type.spelling
 
 
+_DIFFERENCES: dict = {}
+
+
+def _difference(x, y):
+    """``expand(x - y)``, None where it cannot be formed; memoised: the aliasing checks compare
+    every pair of a kernel's accesses, loop by loop."""
+    key = (x, y)
+    try:
+        return _DIFFERENCES[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable offset
+        key = None
+    try:
+        d = sp.expand(x - y)
+    except (TypeError, ValueError):
+        d = None
+    if key is not None:
+        if len(_DIFFERENCES) >= 50_000:
+            _DIFFERENCES.clear()
+        _DIFFERENCES[key] = d
+    return d
+
+
 def _same_address(a: S.AccessEvent, b: S.AccessEvent) -> bool:
     if a.pointer.base is None or a.pointer.base is not b.pointer.base or a.space != b.space:
         return False
     if a.elem_bytes != b.elem_bytes:
         return False
-    try:
-        return sp.expand(a.offset - b.offset) == 0
-    except (TypeError, ValueError):
-        return False
+    d = _difference(a.offset, b.offset)
+    return d is not None and d == 0
 
 
 def may_alias(a: S.AccessEvent, b: S.AccessEvent) -> bool:
@@ -69,9 +91,8 @@ def may_alias(a: S.AccessEvent, b: S.AccessEvent) -> bool:
         return False
     va, vb = a.pointer.base, b.pointer.base
     if va is not None and va is vb:
-        try:
-            d = sp.expand(a.offset - b.offset)
-        except (TypeError, ValueError):
+        d = _difference(a.offset, b.offset)
+        if d is None:
             return True
         if d.is_Integer:
             return abs(int(d)) < max(a.elem_bytes or 16, b.elem_bytes or 16)
