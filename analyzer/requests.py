@@ -182,6 +182,10 @@ def _guards(e: S.AccessEvent) -> list:
     return [c for i, c in enumerate(e.path) if i not in own]
 
 
+#: (expression, bound values, defaults) -> RequestCounter._bound's answer, across kernels
+_BOUND: dict = {}
+
+
 class RequestCounter:
     """Counts the warp-level requests of accesses for one launch."""
 
@@ -217,15 +221,25 @@ class RequestCounter:
         hit = self._bound_memo.get(key) if key is not None else None
         if hit is not None:
             return hit  # every access of a loop binds the same trips and guards
-        e = self.b.bind(e)
-        res = (e, False)
-        if isinstance(e, sp.Basic) and self.b.defaults:
-            free = e.free_symbols & set(self.b.defaults)
-            if free:
-                res = (e.xreplace({s: self.b.defaults[s] for s in free}), True)
+        # the kernels of a file (template instances, a kernel per phase) share their guards
+        # and trips, and rebuilding a Max/Min after the substitution is costly in sympy
+        shared = (key, frozenset(self.b.values.items()), frozenset(self.b.defaults.items())) \
+            if key is not None else None
+        hit = _BOUND.get(shared) if shared is not None else None
+        if hit is None:
+            e = self.b.bind(e)
+            hit = (e, False)
+            if isinstance(e, sp.Basic) and self.b.defaults:
+                free = e.free_symbols & set(self.b.defaults)
+                if free:
+                    hit = (e.xreplace({s: self.b.defaults[s] for s in free}), True)
+            if shared is not None:
+                if len(_BOUND) >= 20_000:
+                    _BOUND.clear()
+                _BOUND[shared] = hit
         if key is not None:
-            self._bound_memo[key] = res
-        return res
+            self._bound_memo[key] = hit
+        return hit
 
     def count(self, e: S.AccessEvent, levels: int) -> tuple[Optional[float], Optional[float], list]:
         """(requests for the launch or None, requests per block (weight) or None, notes)."""
