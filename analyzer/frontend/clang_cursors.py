@@ -14,6 +14,7 @@ from typing import Optional
 import clang.cindex as ci
 
 from .. import ir
+from . import clang_fast
 
 CK = ci.CursorKind
 TK = ci.TypeKind
@@ -55,9 +56,8 @@ def loc_file(loc) -> str:
 
 
 def srange(c: ci.Cursor) -> ir.SourceRange:
-    e = c.extent
-    s, t = e.start, e.end
-    return ir.SourceRange(loc_file(s), s.line, s.column, t.line, t.column)
+    s, t = clang_fast.extent(c)
+    return ir.SourceRange(s[0], s[1], s[2], t[1], t[2])
 
 
 
@@ -132,8 +132,8 @@ def simple_defines(text: str) -> dict:
 
 
 def cursor_key(c: ci.Cursor) -> str:
-    loc = c.location
-    return f"{c.spelling}@{loc_file(loc)}:{loc.line}:{loc.column}:{c.kind.value}"
+    name, line, col, _ = clang_fast.location(c.location, c._tu)
+    return f"{c.spelling}@{name}:{line}:{col}:{c._kind_id}"
 
 
 def targs_key(c: ci.Cursor) -> str:

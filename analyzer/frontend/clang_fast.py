@@ -1,0 +1,80 @@
+"""Cheaper reads of what the lowering asks every cursor: its children and where it is.
+
+The Python bindings pay for generality on every call: ``Cursor.get_children`` compares each
+child with the null cursor (a ctypes call per child) and ``SourceLocation.file`` builds a new
+``File`` and a Python string from a ``CXString`` each time. The lowering asks these hundreds
+of thousands of times per file, so these helpers make the same libclang calls with less
+around them: one visitor callback for the whole process, and each file's name read once per
+translation unit (a ``CXFile`` is a ``FileEntry`` of that unit: same pointer, same file).
+The answers are exactly the bindings' (``loc_file(loc) == loc.file.name``).
+"""
+from __future__ import annotations
+
+from ctypes import POINTER, byref, c_uint, c_void_p, cast
+
+import clang.cindex as ci
+
+_CB = ci.callbacks["cursor_visit"]
+
+
+def _visit(child, _parent, acc):
+    acc.append(child)
+    return 1  # CXChildVisit_Continue
+
+
+_VISITOR = _CB(_visit)
+_INSTANTIATION = None
+
+
+def _instantiation():
+    """Our own prototype of clang_getInstantiationLocation: the file comes back as a plain
+    ``c_void_p`` whose ``.value`` is the pointer (the bindings' ``c_object_p`` has none)."""
+    global _INSTANTIATION
+    if _INSTANTIATION is None:
+        fn = ci.conf.lib["clang_getInstantiationLocation"]  # a fresh function object
+        fn.argtypes = [ci.SourceLocation, POINTER(c_void_p), POINTER(c_uint), POINTER(c_uint),
+                       POINTER(c_uint)]
+        fn.restype = None
+        _INSTANTIATION = fn
+    return _INSTANTIATION
+
+
+def children(c: ci.Cursor) -> list:
+    """``list(c.get_children())`` (the visitor never sees the null cursor)."""
+    out: list = []
+    ci.conf.lib.clang_visitChildren(c, _VISITOR, out)
+    tu = c._tu
+    for ch in out:
+        ch._tu = tu  # keeps the unit alive while the cursor is, as the bindings do
+    return out
+
+
+def _names(tu) -> dict:
+    names = tu.__dict__.get("_cudalint_file_names")
+    if names is None:
+        names = tu.__dict__["_cudalint_file_names"] = {}
+    return names
+
+
+def location(loc: ci.SourceLocation, tu) -> tuple:
+    """(file name or '', line, column, offset) of a location, as ``loc.file.name``, ``loc.line``,
+    ``loc.column`` and ``loc.offset`` answer; ``tu`` is the unit the location belongs to."""
+    f, ln, col, off = c_void_p(), c_uint(), c_uint(), c_uint()
+    (_INSTANTIATION or _instantiation())(loc, byref(f), byref(ln), byref(col), byref(off))
+    key = f.value
+    if key:
+        names = _names(tu)
+        name = names.get(key)
+        if name is None:
+            name = names[key] = ci.File(cast(c_void_p(key), ci.c_object_p)).name
+    else:
+        name = ""
+    return name, ln.value, col.value, off.value
+
+
+def extent(c: ci.Cursor) -> tuple:
+    """(start, end) of the cursor's extent, each as :func:`location` gives it."""
+    e = c.extent
+    lib = ci.conf.lib
+    tu = c._tu
+    return location(lib.clang_getRangeStart(e), tu), location(lib.clang_getRangeEnd(e), tu)
