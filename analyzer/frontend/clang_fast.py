@@ -78,3 +78,14 @@ def extent(c: ci.Cursor) -> tuple:
     lib = ci.conf.lib
     tu = c._tu
     return location(lib.clang_getRangeStart(e), tu), location(lib.clang_getRangeEnd(e), tu)
+
+
+def preorder(c: ci.Cursor):
+    """``c.walk_preorder()``: the cursor, then each child's subtree in order."""
+    stack = [c]
+    while stack:
+        x = stack.pop()
+        yield x
+        kids = children(x)
+        kids.reverse()
+        stack.extend(kids)
