@@ -10,6 +10,7 @@ The answers are exactly the bindings' (``loc_file(loc) == loc.file.name``).
 """
 from __future__ import annotations
 
+import threading
 from ctypes import POINTER, byref, c_uint, c_void_p, cast
 
 import clang.cindex as ci
@@ -49,6 +50,17 @@ def children(c: ci.Cursor) -> list:
     return out
 
 
+_LOCAL = threading.local()
+
+
+def _out():
+    """This thread's result buffers for clang_getInstantiationLocation (ctypes lets other
+    threads run during the call, so they cannot be shared)."""
+    f, ln, col, off = c_void_p(), c_uint(), c_uint(), c_uint()
+    _LOCAL.out = (f, ln, col, off, (byref(f), byref(ln), byref(col), byref(off)))
+    return _LOCAL.out
+
+
 def _names(tu) -> dict:
     names = tu.__dict__.get("_cudalint_file_names")
     if names is None:
@@ -59,8 +71,11 @@ def _names(tu) -> dict:
 def location(loc: ci.SourceLocation, tu) -> tuple:
     """(file name or '', line, column, offset) of a location, as ``loc.file.name``, ``loc.line``,
     ``loc.column`` and ``loc.offset`` answer; ``tu`` is the unit the location belongs to."""
-    f, ln, col, off = c_void_p(), c_uint(), c_uint(), c_uint()
-    (_INSTANTIATION or _instantiation())(loc, byref(f), byref(ln), byref(col), byref(off))
+    try:
+        f, ln, col, off, refs = _LOCAL.out
+    except AttributeError:
+        f, ln, col, off, refs = _out()
+    (_INSTANTIATION or _instantiation())(loc, *refs)
     key = f.value
     if key:
         names = _names(tu)

@@ -27,6 +27,7 @@ import clang.cindex as ci
 
 from .. import ir
 from .clang_ext import evaluate, specialized_template
+from . import clang_fast
 from .clang_fast import children, preorder
 from .clang_cursors import (
     CK, NO_SIZE_KINDS, TK, TOP_KINDS, VECTOR_RE, attrs, cursor_key, file_bytes, function_kind,
@@ -112,15 +113,16 @@ class Lowerer(StmtLowering, ExprLowering):
 
     def _in_main(self, c: ci.Cursor) -> bool:
         """In the main file or in one of the user's headers (see ``project_files``)."""
-        f = c.location.file
-        if f is None:
+        loc = c.location
+        name = clang_fast.location(loc, c._tu)[0]
+        if not name:
             return False
-        hit = self._in_scope.get(f.name)
+        hit = self._in_scope.get(name)
         if hit is None:
-            ap = os.path.abspath(f.name)
+            ap = os.path.abspath(name)
             hit = ap == self.path or (self.scope is not None and
-                                      self.scope.contains(ap, c.location.is_in_system_header))
-            self._in_scope[f.name] = hit
+                                      self.scope.contains(ap, loc.is_in_system_header))
+            self._in_scope[name] = hit
         return hit
 
     def _bytes_of(self, name: str) -> bytes:
