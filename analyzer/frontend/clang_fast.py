@@ -11,7 +11,7 @@ The answers are exactly the bindings' (``loc_file(loc) == loc.file.name``).
 from __future__ import annotations
 
 import threading
-from ctypes import POINTER, byref, c_uint, c_void_p, cast
+from ctypes import byref, c_uint, c_void_p, cast
 
 import clang.cindex as ci
 
@@ -24,20 +24,21 @@ def _visit(child, _parent, acc):
 
 
 _VISITOR = _CB(_visit)
-_INSTANTIATION = None
+_INST = _START = _END = None
 
 
-def _instantiation():
-    """Our own prototype of clang_getInstantiationLocation: the file comes back as a plain
-    ``c_void_p`` whose ``.value`` is the pointer (the bindings' ``c_object_p`` has none)."""
-    global _INSTANTIATION
-    if _INSTANTIATION is None:
-        fn = ci.conf.lib["clang_getInstantiationLocation"]  # a fresh function object
-        fn.argtypes = [ci.SourceLocation, POINTER(c_void_p), POINTER(c_uint), POINTER(c_uint),
-                       POINTER(c_uint)]
-        fn.restype = None
-        _INSTANTIATION = fn
-    return _INSTANTIATION
+def _prototypes():
+    """Our own prototypes of the location calls, without argument checks: the file comes
+    back as a plain ``c_void_p`` whose ``.value`` is the pointer (the bindings' ``c_object_p``
+    has none), and a ``CXSourceLocation`` is passed by value as the structure it is."""
+    global _INST, _START, _END
+    lib = ci.conf.lib
+    start, end = lib["clang_getRangeStart"], lib["clang_getRangeEnd"]  # fresh function objects
+    for fn in (start, end):
+        fn.argtypes, fn.restype = None, ci.SourceLocation
+    inst = lib["clang_getInstantiationLocation"]
+    inst.argtypes, inst.restype = None, None
+    _INST, _START, _END = inst, start, end
 
 
 def children(c: ci.Cursor) -> list:
@@ -61,11 +62,14 @@ def _out():
     return _LOCAL.out
 
 
-def _names(tu) -> dict:
+def _file_name(key: int, tu) -> str:
     names = tu.__dict__.get("_cudalint_file_names")
     if names is None:
         names = tu.__dict__["_cudalint_file_names"] = {}
-    return names
+    name = names.get(key)
+    if name is None:
+        name = names[key] = ci.File(cast(c_void_p(key), ci.c_object_p)).name
+    return name
 
 
 def location(loc: ci.SourceLocation, tu) -> tuple:
@@ -75,24 +79,29 @@ def location(loc: ci.SourceLocation, tu) -> tuple:
         f, ln, col, off, refs = _LOCAL.out
     except AttributeError:
         f, ln, col, off, refs = _out()
-    (_INSTANTIATION or _instantiation())(loc, *refs)
+    if _INST is None:
+        _prototypes()
+    _INST(loc, *refs)
     key = f.value
-    if key:
-        names = _names(tu)
-        name = names.get(key)
-        if name is None:
-            name = names[key] = ci.File(cast(c_void_p(key), ci.c_object_p)).name
-    else:
-        name = ""
-    return name, ln.value, col.value, off.value
+    return (_file_name(key, tu) if key else ""), ln.value, col.value, off.value
 
 
 def extent(c: ci.Cursor) -> tuple:
     """(start, end) of the cursor's extent, each as :func:`location` gives it."""
     e = c.extent
-    lib = ci.conf.lib
+    try:
+        f, ln, col, off, refs = _LOCAL.out
+    except AttributeError:
+        f, ln, col, off, refs = _out()
+    if _INST is None:
+        _prototypes()
     tu = c._tu
-    return location(lib.clang_getRangeStart(e), tu), location(lib.clang_getRangeEnd(e), tu)
+    _INST(_START(e), *refs)
+    key = f.value
+    a = (_file_name(key, tu) if key else ""), ln.value, col.value, off.value
+    _INST(_END(e), *refs)
+    key = f.value
+    return a, ((_file_name(key, tu) if key else ""), ln.value, col.value, off.value)
 
 
 def preorder(c: ci.Cursor):
