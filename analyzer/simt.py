@@ -91,24 +91,39 @@ class Simt(SimtEval):
         self.facts: list = []  # what threads learnt from branches on loaded values (simt_facts)
         self.all = np.ones(self.n, dtype=bool)
         self.none = np.zeros(self.n, dtype=bool)
-        self._unknown_arrays = None
+        # Values are never changed in place, so every unknown shares read-only arrays (a write
+        # to them would raise, not corrupt another value). ``k is _unknown_k`` then says "known
+        # for no thread" without looking at the entries: the evaluator skips computing values
+        # nobody will read (an unknown entry's value is never used).
+        self._zeros = _read_only(np.zeros(self.n, dtype=_INT))
+        self._fzeros = _read_only(np.zeros(self.n, dtype=np.float64))
+        self._unknown_k = _read_only(np.zeros(self.n, dtype=bool))
+        self._consts: dict = {}  # (kind, value) -> read-only array of it (see const)
+        self._known = None  # read-only all-True: the ``k`` of every constant
 
     # ------------------------------------------------------------------ helpers
     def const(self, x) -> V:
-        if isinstance(x, float):
-            return V(np.full(self.n, x, dtype=np.float64), self.all.copy())
-        x = cint.as_int64_bits(int(x))  # an unsigned 64-bit literal (CRC/hash constants)
-        return V(np.full(self.n, x, dtype=_INT), self.all.copy())
+        # Like unknown(): values are never changed in place, so one read-only array per
+        # constant serves every use (a loop re-evaluates its `1` and `s < 256` many times).
+        # The key keeps 1 and 1.0 (and 0.0 and -0.0) apart.
+        key = ("f", x.hex()) if isinstance(x, float) else ("i", int(x))
+        arrs = self._consts.get(key)
+        if arrs is None:
+            if key[0] == "f":
+                v = np.full(self.n, x, dtype=np.float64)
+            else:  # an unsigned 64-bit literal (CRC/hash constants) keeps its bits
+                v = np.full(self.n, cint.as_int64_bits(key[1]), dtype=_INT)
+            if self._known is None:
+                self._known = _read_only(np.ones(self.n, dtype=bool))
+            arrs = self._consts[key] = _read_only(v)
+        return V(arrs, self._known)
 
     def unknown(self) -> V:
-        # Values are never changed in place, so every unknown shares two read-only arrays
-        # (a write to them would raise, not corrupt another value).
-        z = self._unknown_arrays
-        if z is None:
-            z = self._unknown_arrays = (np.zeros(self.n, dtype=_INT), np.zeros(self.n, dtype=bool))
-            z[0].flags.writeable = False
-            z[1].flags.writeable = False
-        return V(z[0], z[1])
+        return V(self._zeros, self._unknown_k)
+
+    def _unknown_of(self, is_float: bool) -> V:
+        """An unknown value of the given kind (float or integer)."""
+        return V(self._fzeros if is_float else self._zeros, self._unknown_k)
 
     def arr(self, a: np.ndarray) -> V:
         return V(a.astype(_INT, copy=True), self.all.copy())
@@ -119,6 +134,8 @@ class Simt(SimtEval):
             raise BudgetExceeded()
 
     def eff(self, m: Mask, fr: _Frame) -> Mask:
+        if not fr.exits:  # no thread has left by return/break/continue: the mask as it is
+            return m
         if not fr.ctxs:  # outside loops and switches (the common case): no copies
             return Mask(m.must & ~fr.ret_may, m.may & ~fr.ret_must)
         dead_must = fr.ret_must.copy()
@@ -135,6 +152,9 @@ class Simt(SimtEval):
             env[p] = self._param_value(p)
         fr = _Frame(self.n, env, self.kernel)
         m = Mask(self.all.copy(), self.all.copy())
+        # Overflow, division by zero and NaN in the per-thread arithmetic are handled where
+        # they matter (unknown entries); one errstate for the whole run, not one per operation.
+        err = np.seterr(all="ignore")
         try:
             if self.kernel.body is not None:
                 self.block(self.kernel.body, m, fr)
@@ -144,6 +164,8 @@ class Simt(SimtEval):
         except RecursionError:
             self.complete = False
             self.incomplete_reason = "expressions nested too deeply"
+        finally:
+            np.seterr(**err)
         self._flush_all()
         return self
 
@@ -164,10 +186,18 @@ class Simt(SimtEval):
 
     # ------------------------------------------------------------------ statements
     def block(self, b: ir.Block, m: Mask, fr: _Frame) -> None:
+        live = None
         for s in b.stmts:
-            em = self.eff(m, fr)
-            if not em.any():
-                return
+            if fr.exits:
+                em = self.eff(m, fr)
+                if not em.any():
+                    return
+            else:  # nobody left since the last statement: the same mask, still live
+                if live is None:
+                    live = m.any()
+                if not live:
+                    return
+                em = m
             self.stmt(s, em, fr)
 
     def stmt(self, s: ir.Stmt, m: Mask, fr: _Frame) -> None:
@@ -193,16 +223,19 @@ class Simt(SimtEval):
             if s.value is not None:
                 val = self.ev(s.value, m, fr)
                 fr.rets.append((m, val))
+            fr.exits = True
             fr.ret_must |= m.must
             fr.ret_may |= m.may
         elif isinstance(s, ir.Break):
             if fr.ctxs:
+                fr.exits = True
                 c = fr.ctxs[-1]
                 c.brk_must |= m.must
                 c.brk_may |= m.may
         elif isinstance(s, ir.Continue):
             for c in reversed(fr.ctxs):
                 if not c.switch:
+                    fr.exits = True
                     c.cont_must |= m.must
                     c.cont_may |= m.may
                     break
@@ -575,6 +608,11 @@ class Simt(SimtEval):
         ``"extern"`` for all extern ``__shared__`` arrays, which alias) to its accesses in the
         interval, in execution order. The interpreter keeps nothing; a subclass consumes them
         (:class:`.races.Simt` pairs them into races)."""
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
 
 
 def _tests_atomic(c: ir.Expr) -> bool:

@@ -78,6 +78,74 @@ def _may_repeat(name: str, args: list, m: Mask) -> bool:
     return bool(np.all(a.k[act])) and bool(np.any(a.v[act] == 0))
 
 
+# ---------------------------------------------------------------------- expression dispatch
+# ``SimtEval.ev`` runs once per expression node per execution: it picks the handler from the
+# node's class (found once per class by the isinstance tests below, in this order) instead of
+# walking those tests every time.
+
+def _ev_const(sim, e, m, fr):
+    if isinstance(e.value, bool):
+        return sim.const(int(e.value))
+    if isinstance(e.value, (int, float)):
+        return sim.const(e.value)
+    return None
+
+
+def _ev_sizeof(sim, e, m, fr):
+    return sim.const(e.value) if e.value is not None else sim.unknown()
+
+
+def _ev_builtin(sim, e, m, fr):
+    return sim._builtin(e)
+
+
+def _ev_template(sim, e, m, fr):
+    return sim.unknown()
+
+
+def _ev_varref(sim, e, m, fr):
+    r = sim._varref(e, m, fr)
+    return simt_facts.refine(sim, r) if sim.facts else r
+
+
+def _ev_load(sim, e, m, fr):
+    r = sim._load(e, m, fr)
+    return simt_facts.refine(sim, r) if sim.facts else r
+
+
+def _ev_other(sim, e, m, fr):
+    for c in e.children():
+        if c is not None:
+            sim.ev(c, m, fr)
+    return sim.unknown()
+
+
+def _ev_handler(e: ir.Expr):
+    if isinstance(e, ir.Const):
+        return _ev_const
+    if isinstance(e, ir.SizeOf):
+        return _ev_sizeof
+    if isinstance(e, ir.Builtin):
+        return _ev_builtin
+    if isinstance(e, ir.TemplateParam):
+        return _ev_template
+    if isinstance(e, ir.VarRef):
+        return _ev_varref
+    if isinstance(e, (ir.Index, ir.Member)):
+        return _ev_load
+    # SimtEval's own methods (subclasses override what a run records, not the evaluation)
+    for cls, fn in ((ir.UnaryOp, SimtEval._unary), (ir.BinOp, SimtEval._binop),
+                    (ir.Assign, SimtEval._assign), (ir.Cast, SimtEval._cast),
+                    (ir.Ternary, SimtEval._ternary), (ir.Call, SimtEval._call)):
+        if isinstance(e, cls):
+            return fn
+    return _ev_other
+
+
+_EV: dict = {}  # expression class -> handler
+_PLAIN = (np.dtype(_INT), np.dtype(np.float64))  # the kinds of values the interpreter makes
+
+
 class SimtEval:
     """Expression evaluation and memory (see the module docstring)."""
 
@@ -85,47 +153,17 @@ class SimtEval:
         v = self.ev(e, m, fr)
         if isinstance(v, Ptr):
             return V((v.off.v != 0).astype(_INT) | 1, v.off.k.copy())  # non-null pointer
-        if not isinstance(v, V):
+        if not isinstance(v, V) or v.k is self._unknown_k:
             return self.unknown()
         return V((v.v != 0).astype(_INT), v.k.copy())
 
     def ev(self, e: Optional[ir.Expr], m: Mask, fr: _Frame):
         if e is None:
             return None
-        if isinstance(e, ir.Const):
-            if isinstance(e.value, bool):
-                return self.const(int(e.value))
-            if isinstance(e.value, (int, float)):
-                return self.const(e.value)
-            return None
-        if isinstance(e, ir.SizeOf):
-            return self.const(e.value) if e.value is not None else self.unknown()
-        if isinstance(e, ir.Builtin):
-            return self._builtin(e)
-        if isinstance(e, ir.TemplateParam):
-            return self.unknown()
-        if isinstance(e, ir.VarRef):
-            r = self._varref(e, m, fr)
-            return simt_facts.refine(self, r) if self.facts else r
-        if isinstance(e, (ir.Index, ir.Member)):
-            r = self._load(e, m, fr)
-            return simt_facts.refine(self, r) if self.facts else r
-        if isinstance(e, ir.UnaryOp):
-            return self._unary(e, m, fr)
-        if isinstance(e, ir.BinOp):
-            return self._binop(e, m, fr)
-        if isinstance(e, ir.Assign):
-            return self._assign(e, m, fr)
-        if isinstance(e, ir.Cast):
-            return self._cast(e, m, fr)
-        if isinstance(e, ir.Ternary):
-            return self._ternary(e, m, fr)
-        if isinstance(e, ir.Call):
-            return self._call(e, m, fr)
-        for c in e.children():
-            if c is not None:
-                self.ev(c, m, fr)
-        return self.unknown()
+        h = _EV.get(type(e))
+        if h is None:
+            h = _EV[type(e)] = _ev_handler(e)
+        return h(self, e, m, fr)
 
     def _builtin(self, e: ir.Builtin) -> V:
         ts = self.ts
@@ -298,6 +336,9 @@ class SimtEval:
         fr.env[key] = self._where(m, val, old)
 
     def _where(self, m: Mask, new: V, old: V) -> V:
+        if new.k is self._unknown_k and old.k is self._unknown_k and new.t is None and \
+                old.t is None and new.v.dtype in _PLAIN and old.v.dtype in _PLAIN:
+            return self._unknown_of(new.is_float or old.is_float)  # unknown either way
         if new.v.dtype != old.v.dtype:
             if new.is_float or old.is_float:
                 nv, ov = new.v.astype(np.float64), old.v.astype(np.float64)
@@ -569,48 +610,54 @@ class SimtEval:
         # run that records nothing needs none, and a float result is not an index
         if self.record and (a.t is not None or b.t is not None) and not r.is_float \
                 and not r.k.all():
-            r.t = mix_tokens(OP_SALT.get(op, 99), a, b)
+            if (a.k is self._unknown_k and a.t is None) or (b.k is self._unknown_k and b.t is None):
+                r.t = self._zeros  # an input with neither value nor token: no token (as mix_tokens)
+            else:
+                r.t = mix_tokens(OP_SALT.get(op, 99), a, b)
         return r
 
     def _arith_values(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
+        fl = a.is_float or b.is_float or (t is not None and t.is_float and op in ("+", "-", "*", "/"))
+        if a.k is self._unknown_k or b.k is self._unknown_k:
+            # an operand known for no thread (a loaded value): nothing of the result is known,
+            # and unknown entries are never read, so only the result's kind is computed
+            return self._unknown_of(fl and op in ("+", "-", "*", "/"))
         k = a.k & b.k
         av, bv = a.v, b.v
-        fl = a.is_float or b.is_float or (t is not None and t.is_float and op in ("+", "-", "*", "/"))
         if fl:
             av = av.astype(np.float64, copy=False)
             bv = bv.astype(np.float64, copy=False)
-        with np.errstate(all="ignore"):
-            if op == "+":
-                r = av + bv
-            elif op == "-":
-                r = av - bv
-            elif op == "*":
-                r = av * bv
-            elif op in ("/", "%"):
-                zero = bv == 0
-                k = k & ~zero
-                bs = np.where(zero, 1, bv)
-                if fl:
-                    if op == "%":
-                        return V(np.zeros(self.n, dtype=_INT), self.none.copy())
-                    r = av / bs
-                else:
-                    r = cint.div_array(av, bs) if op == "/" else cint.mod_array(av, bs)
-            elif op in ("<", ">", "<=", ">=", "==", "!="):
-                r = _COMPARE[op](av, bv).astype(_INT)
-                return V(r, k)
-            elif op in ("<<", ">>", "&", "|", "^"):
-                if fl:
+        if op == "+":
+            r = av + bv
+        elif op == "-":
+            r = av - bv
+        elif op == "*":
+            r = av * bv
+        elif op in ("/", "%"):
+            zero = bv == 0
+            k = k & ~zero
+            bs = np.where(zero, 1, bv)
+            if fl:
+                if op == "%":
                     return V(np.zeros(self.n, dtype=_INT), self.none.copy())
-                if op in ("<<", ">>"):
-                    bad = (bv < 0) | (bv > 62)
-                    k = k & ~bad
-                    sh = np.where(bad, 0, bv)
-                    r = np.left_shift(av, sh) if op == "<<" else np.right_shift(av, sh)
-                else:
-                    r = {"&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor}[op](av, bv)
+                r = av / bs
             else:
+                r = cint.div_array(av, bs) if op == "/" else cint.mod_array(av, bs)
+        elif op in ("<", ">", "<=", ">=", "==", "!="):
+            r = _COMPARE[op](av, bv).astype(_INT)
+            return V(r, k)
+        elif op in ("<<", ">>", "&", "|", "^"):
+            if fl:
                 return V(np.zeros(self.n, dtype=_INT), self.none.copy())
+            if op in ("<<", ">>"):
+                bad = (bv < 0) | (bv > 62)
+                k = k & ~bad
+                sh = np.where(bad, 0, bv)
+                r = np.left_shift(av, sh) if op == "<<" else np.right_shift(av, sh)
+            else:
+                r = {"&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor}[op](av, bv)
+        else:
+            return V(np.zeros(self.n, dtype=_INT), self.none.copy())
         if not fl and t is not None and cint.is_unsigned32(t) and op in ("+", "-", "*", "<<", "~"):
             r = cint.wrap_u32(r)
         if not fl:
@@ -624,6 +671,10 @@ class SimtEval:
 
     def _convert(self, v: V, t: ir.CType) -> V:
         # a conversion of equal values gives equal values: provenance tokens are kept
+        if v.k is self._unknown_k:  # known for no thread: only the kind changes
+            if t.is_float:
+                return v if v.is_float else V(self._fzeros, v.k, v.t)
+            return V(self._zeros, v.k, v.t) if v.is_float else v
         if t.is_float:
             if not v.is_float:
                 return V(v.v.astype(np.float64), v.k, v.t)

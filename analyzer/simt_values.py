@@ -105,6 +105,9 @@ class _Frame:
         self.ret_may = np.zeros(n, dtype=bool)
         self.rets: list = []
         self.ctxs: list[_Ctx] = []
+        #: some thread has left by return/break/continue (set once, never cleared): until
+        #: then the masks above are all False and the interpreter skips applying them
+        self.exits = False
 
 
 def _space_of(var: ir.Variable) -> str:
