@@ -98,8 +98,10 @@ class Simt(SimtEval):
         self._zeros = _read_only(np.zeros(self.n, dtype=_INT))
         self._fzeros = _read_only(np.zeros(self.n, dtype=np.float64))
         self._unknown_k = _read_only(np.zeros(self.n, dtype=bool))
+        self._memo: dict = {}  # (function, id(node)) -> (node, result): see _static
         self._consts: dict = {}  # (kind, value) -> read-only array of it (see const)
-        self._known = None  # read-only all-True: the ``k`` of every constant
+        self._known = _read_only(np.ones(self.n, dtype=bool))  # the ``k`` of every constant
+        self._blk = None  # the block ordinal of each thread, as a value (see _loaded)
 
     # ------------------------------------------------------------------ helpers
     def const(self, x) -> V:
@@ -113,8 +115,6 @@ class Simt(SimtEval):
                 v = np.full(self.n, x, dtype=np.float64)
             else:  # an unsigned 64-bit literal (CRC/hash constants) keeps its bits
                 v = np.full(self.n, cint.as_int64_bits(key[1]), dtype=_INT)
-            if self._known is None:
-                self._known = _read_only(np.ones(self.n, dtype=bool))
             arrs = self._consts[key] = _read_only(v)
         return V(arrs, self._known)
 
@@ -305,7 +305,7 @@ class Simt(SimtEval):
             return
         mt = Mask(m.must & known & ct, m.may & (~known | ct))
         me = Mask(m.must & known & ~ct, m.may & (~known | ~ct))
-        if self.glog is not None and _tests_atomic(s.cond):
+        if self.glog is not None and self._static(_tests_atomic, s.cond):
             # `if (atomicAdd(&done, n) + n == total)`: the thread that sees the others' count
             # runs after their updates (the last-arriver pattern)
             self.glog.publish(mt.may)
@@ -495,17 +495,19 @@ class Simt(SimtEval):
             fr.ctxs.pop()
             self.iter_stack.pop()
         if truncated:
-            for v in constprop.assigned_vars(s.body) | self._step_writes(s):
+            for v in self._static(_loop_writes, s):
                 if v in fr.env:
                     fr.env[v] = self.unknown() if not isinstance(fr.env[v], Ptr) else None
 
-    @staticmethod
-    def _step_writes(s: ir.Loop) -> set:
-        out: set = set()
-        if s.step is not None:
-            for x in s.step.walk():
-                constprop.collect_writes(x, out)
-        return out
+    def _static(self, f: Callable, node):
+        """``f(node)`` for a fact of the IR alone, computed once per node in this run (a loop
+        or a branch runs many times)."""
+        memo = self._memo
+        key = (f, id(node))
+        hit = memo.get(key)
+        if hit is None or hit[0] is not node:
+            hit = memo[key] = (node, f(node))
+        return hit[1]
 
     def _switch(self, s: ir.Switch, m: Mask, fr: _Frame) -> None:
         c = self.ev(s.cond, m, fr)
@@ -613,6 +615,15 @@ class Simt(SimtEval):
 def _read_only(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
+
+
+def _loop_writes(s: ir.Loop) -> set:
+    """The variables a loop's body and step assign."""
+    out: set = set()
+    if s.step is not None:
+        for x in s.step.walk():
+            constprop.collect_writes(x, out)
+    return constprop.assigned_vars(s.body) | out
 
 
 def _tests_atomic(c: ir.Expr) -> bool:

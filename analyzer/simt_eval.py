@@ -277,12 +277,14 @@ class SimtEval:
             return out
         base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
         if p.space == "shared":
-            out.t = mix_tokens(self.epoch, p.off, self.arr(self.ts.blk),
-                               V(np.full(self.n, base, dtype=_INT), self.all), force=True)
+            if self._blk is None:
+                self._blk = V(self.arr(self.ts.blk).v, self._known)
+            out.t = mix_tokens(self.epoch, p.off, self._blk, self.const(base), force=True,
+                               known=self._known)
             return out
         out.t = np.where(p.off.k, base + (p.off.v & ((1 << 40) - 1)) + 1, 0).astype(_INT)
         if p.off.t is not None:  # an index not known but equal between threads: equal values
-            mixed = mix_tokens(base >> 40, p.off)
+            mixed = mix_tokens(base >> 40, p.off, known=self._known)
             out.t = np.where(p.off.k, out.t, mixed).astype(_INT)
         return out
 
@@ -445,7 +447,8 @@ class SimtEval:
                 # a struct member: its byte offset is not known here, but the same member of the
                 # same element is the same memory (a token for the global-memory race check)
                 off = self.unknown()
-                off.t = mix_tokens(zlib.crc32(e.member.encode()), base.ptr.off, force=True)
+                off.t = mix_tokens(zlib.crc32(e.member.encode()), base.ptr.off, force=True,
+                                   known=self._known)
                 return MemLoc(Ptr(base.ptr.var, base.ptr.space, off, e.type), e, e.type.size, e.type)
             return MemLoc(None, e, e.type.size, e.type)
         if isinstance(e, ir.Cast):
@@ -546,18 +549,18 @@ class SimtEval:
                 return V(np.zeros(self.n, dtype=_INT), v.off.k.copy())
             return self.unknown()
         if op == "-":
-            return V(-v.v, v.k.copy(), mix_tokens(OP_SALT["neg"], v))
+            return V(-v.v, v.k.copy(), mix_tokens(OP_SALT["neg"], v, known=self._known))
         if op == "+":
             return v
         if op == "!":
-            return V((v.v == 0).astype(_INT), v.k.copy(), mix_tokens(OP_SALT["!"], v))
+            return V((v.v == 0).astype(_INT), v.k.copy(), mix_tokens(OP_SALT["!"], v, known=self._known))
         if op == "~":
             if v.is_float:
                 return self.unknown()
             r = ~v.v
             if cint.is_unsigned32(e.type):
                 r = cint.wrap_u32(r)
-            return V(r, v.k.copy(), mix_tokens(OP_SALT["~"], v))
+            return V(r, v.k.copy(), mix_tokens(OP_SALT["~"], v, known=self._known))
         return self.unknown()
 
     def _binop(self, e: ir.BinOp, m: Mask, fr: _Frame):
@@ -613,7 +616,7 @@ class SimtEval:
             if (a.k is self._unknown_k and a.t is None) or (b.k is self._unknown_k and b.t is None):
                 r.t = self._zeros  # an input with neither value nor token: no token (as mix_tokens)
             else:
-                r.t = mix_tokens(OP_SALT.get(op, 99), a, b)
+                r.t = mix_tokens(OP_SALT.get(op, 99), a, b, known=self._known)
         return r
 
     def _arith_values(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
