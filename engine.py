@@ -137,6 +137,18 @@ def crash_result(path: str, message: str) -> FileResult:
     return FileResult(path=path, diagnostics=[d], error=message)
 
 
+def _tune_gc() -> None:
+    """The analyses allocate millions of short-lived objects (sympy expressions, IR nodes): with
+    the default gen-0 threshold of 700 the collector ran 1,700 times on the 40-file benchmark,
+    each time rescanning what the imports built (5 % of the CPU). Freezing the imported
+    objects and collecting less often saves most of that for a little memory."""
+    import gc
+
+    gc.freeze()
+    if gc.get_threshold()[0] < 50_000:
+        gc.set_threshold(50_000, 20, 20)
+
+
 def load_analyses() -> Optional[str]:
     """Import every rule module (and so the analyses they use); why not, or None when fine.
     Each module is imported explicitly: a failed import is retried and reported, where the
@@ -148,6 +160,7 @@ def load_analyses() -> Optional[str]:
         for name in RULE_MODULES:
             importlib.import_module(f"{__package__}.rules.{name}")
         load_rule_modules()
+        _tune_gc()
         return None
     except Exception as exc:  # noqa: BLE001
         return f"cudalint cannot load its analyses: {type(exc).__name__}: {exc}"

@@ -67,8 +67,8 @@ def host_functions(tu: Optional[ir.TranslationUnit], path) -> list[ir.Function]:
     predicate on file names)."""
     if tu is None:
         return []
-    return [f for f in tu.functions if f.kind in ("host", "host_device") and f.body is not None
-            and _in(f.range, path)]
+    return [f for f in tu.functions if f.kind in ("host", "host_device") and _in(f.range, path)
+            and f.body is not None]
 
 
 def ignored_errors(tu: Optional[ir.TranslationUnit], path) -> list[IgnoredError]:
@@ -120,6 +120,8 @@ def unchecked_launches(tu: Optional[ir.TranslationUnit], path) -> list[Unchecked
 
     fns = host_functions(tu, path)
     for fn in fns:
+        if not _calls(fn, memo)[0]:
+            continue  # no launch anywhere in it: no control-flow graph to build
         cfg = cfg_of(fn)
         for n in cfg.nodes:
             if not _node_has_launch(n) or not _in(n.range, path):
@@ -318,17 +320,54 @@ def _launch_checked_inline(n, tu, memo) -> bool:
     return _stmt_checks(n.stmt, tu, 0, memo) if n.kind not in ("branch", "loop_cond") else False
 
 
+def _calls(fn: ir.Function, memo: dict) -> tuple[bool, bool]:
+    """(whether ``fn`` launches a kernel, whether it calls anything), from its expression trees:
+    a cheap filter before building its control-flow graph."""
+    key = ("calls", id(fn))
+    if key not in memo:
+        launch = call = False
+        for e in fn.expressions():
+            for x in e.walk():
+                if isinstance(x, ir.LaunchExpr):
+                    launch = True
+                elif isinstance(x, ir.Call):
+                    call = True
+        memo[key] = (launch, call)
+    return memo[key]
+
+
+def _call_sites(fns: list, cfg_of, memo: dict) -> tuple[dict, dict]:
+    """Every node of ``fns`` that calls something, indexed once per file (a scan per query was
+    most of this rule's time): by the id of the resolved callee and by an unresolved name.
+    Values are (order, caller, cfg, node) so that a merge keeps the functions' order."""
+    if "call sites" not in memo:
+        by_fn: dict = {}
+        by_name: dict = {}
+        k = 0
+        for g in fns:
+            if not _calls(g, memo)[1]:
+                continue  # calls nothing: cannot be a caller (its graph is not built)
+            cfg = cfg_of(g)
+            for n in cfg.nodes:
+                seen: set = set()
+                for c in node_calls(n):
+                    key = ("f", id(c.function)) if c.function is not None else ("n", c.callee)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    (by_fn.setdefault(key[1], []) if key[0] == "f" else by_name.setdefault(key[1], [])).append(
+                        (k, g, cfg, n))
+                k += 1
+        memo["call sites"] = (by_fn, by_name)
+    return memo["call sites"]
+
+
 def _callers_check(fn: ir.Function, fns: list, cfg_of, tu, memo: dict, depth: int) -> bool:
     if depth > 3:
         return False
-    sites = []
-    for g in fns:
-        if g is fn:
-            continue
-        cfg = cfg_of(g)
-        for n in cfg.nodes:
-            if any(c.function is fn or (c.function is None and c.callee == fn.name) for c in node_calls(n)):
-                sites.append((g, cfg, n))
+    by_fn, by_name = _call_sites(fns, cfg_of, memo)
+    found = {k: (g, cfg, n) for k, g, cfg, n in by_fn.get(id(fn), []) + by_name.get(fn.name, []) if g is not fn}
+    sites = [found[k] for k in sorted(found)]
     if not sites:
         return False
     for g, cfg, n in sites:

@@ -664,6 +664,8 @@ def _nvcc_device_only(src: Path, dc, cmd: list[str], sm: str, tool: str,
             # the file's own directory first, as for "quoted" includes of the original
             full = cmd + [f"-I{src.parent}"] + ([] if "-x" in cmd else ["-x", "cu"]) + [str(dev)]
             rep = _nvcc_run(full, sm, tool, version, timeout)
+        if rep.reason:  # the temporary file means nothing to the user (and differs each run)
+            rep.reason = rep.reason.replace(str(dev), f"{src.name} (device code)")
         rep.mode = "device code only"
         if rep.ok:
             break
