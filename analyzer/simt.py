@@ -126,7 +126,23 @@ class Simt(SimtEval):
         return V(self._fzeros if is_float else self._zeros, self._unknown_k)
 
     def arr(self, a: np.ndarray) -> V:
-        return V(a.astype(_INT, copy=True), self.all.copy())
+        return V(a.astype(_INT, copy=True), self._known)
+
+    def _known_for(self, k: np.ndarray, threads: np.ndarray) -> bool:
+        """Whether ``k`` is True for all of ``threads`` (at once for the shared masks)."""
+        if k is self._known:
+            return True
+        if k is self._unknown_k:
+            return not threads.any()
+        return bool(np.all(k[threads]))
+
+    def _unknown_for(self, k: np.ndarray, threads: np.ndarray) -> bool:
+        """Whether ``k`` is False for all of ``threads``."""
+        if k is self._unknown_k:
+            return True
+        if k is self._known:
+            return not threads.any()
+        return bool(np.all(~k[threads]))
 
     def _tick(self) -> None:
         self.steps += 1
@@ -151,7 +167,7 @@ class Simt(SimtEval):
         for p in self.kernel.params:
             env[p] = self._param_value(p)
         fr = _Frame(self.n, env, self.kernel)
-        m = Mask(self.all.copy(), self.all.copy())
+        m = Mask(self._known, self._known)
         # Overflow, division by zero and NaN in the per-thread arithmetic are handled where
         # they matter (unknown entries); one errstate for the whole run, not one per operation.
         err = np.seterr(all="ignore")
@@ -286,7 +302,7 @@ class Simt(SimtEval):
         c, learnt = simt_facts.branch_cond(self, s.cond, m, fr)
         known = c.k
         ct = c.v != 0
-        if bool(np.all(known[m.may])):
+        if self._known_for(known, m.may):
             if self.track_branches:
                 self._branch_stats(s, ct, m)
             mt = Mask(m.must & ct, m.may & ct)
@@ -300,7 +316,7 @@ class Simt(SimtEval):
             st = self.branches.setdefault(id(s), BranchStats(s))
             st.executions += 1
             st.unknown += 1
-        if self.uniform(s.cond) and bool(np.all(~known[m.may])):
+        if self.uniform(s.cond) and self._unknown_for(known, m.may):
             self._decide(s.then, s.otherwise, m, fr)
             return
         mt = Mask(m.must & known & ct, m.may & (~known | ct))
@@ -464,9 +480,9 @@ class Simt(SimtEval):
                     c = self.cond(s.cond, cur, fr)
                     known = c.k
                     ct = c.v != 0
-                    if bool(np.all(known[cur.may])):
+                    if self._known_for(known, cur.may):
                         cur = Mask(cur.must & ct, cur.may & ct)
-                    elif self.uniform(s.cond) and bool(np.all(~known[cur.may])):
+                    elif self.uniform(s.cond) and self._unknown_for(known, cur.may):
                         if it >= UNKNOWN_LOOP_ITERATIONS:
                             truncated = True
                             break

@@ -143,6 +143,7 @@ def _ev_handler(e: ir.Expr):
 
 
 _EV: dict = {}  # expression class -> handler
+_MISSING = object()
 _PLAIN = (np.dtype(_INT), np.dtype(np.float64))  # the kinds of values the interpreter makes
 
 
@@ -155,7 +156,7 @@ class SimtEval:
             return V((v.off.v != 0).astype(_INT) | 1, v.off.k.copy())  # non-null pointer
         if not isinstance(v, V) or v.k is self._unknown_k:
             return self.unknown()
-        return V((v.v != 0).astype(_INT), v.k.copy())
+        return V((v.v != 0).astype(_INT), v.k)
 
     def ev(self, e: Optional[ir.Expr], m: Mask, fr: _Frame):
         if e is None:
@@ -182,7 +183,14 @@ class SimtEval:
 
     def _varref(self, e: ir.VarRef, m: Mask, fr: _Frame):
         v = e.var
-        if v.storage == "builtin":
+        st = v.storage
+        if st == "auto":  # the common case: a local, in the frame or not yet defined
+            val = fr.env.get(v, _MISSING)
+            if val is not _MISSING and v.type.kind != "array" and not v.file_scope:
+                if isinstance(val, (MemLoc, RegLoc)):  # a reference
+                    return self.read(val, m, fr)
+                return val if val is not None else self.unknown()
+        if st == "builtin":
             return None
         if v.type.kind == "array" and isinstance(fr.env.get(v), Ptr):
             return fr.env[v]  # an array parameter (`int xrefs[16]`): what the caller passed
@@ -312,7 +320,8 @@ class SimtEval:
 
     def store(self, fr: _Frame, key, val, m: Mask) -> None:
         old = fr.env.get(key)
-        full = bool(np.all(m.must)) and bool(np.all(m.may))
+        full = (m.must is self._known or bool(np.all(m.must))) and \
+            (m.may is self._known or bool(np.all(m.may)))
         if full:
             fr.env[key] = val
             return
@@ -348,7 +357,7 @@ class SimtEval:
                 nv, ov = new.v, old.v
         else:
             nv, ov = new.v, old.v
-            if m.must.all():  # every thread stores: the new value as it is (no selects)
+            if m.must is self._known or m.must.all():  # every thread stores: the new value as it is (no selects)
                 t = None
                 if new.t is not None or old.t is not None:
                     t = new.t if new.t is not None else np.zeros(self.n, dtype=_INT)
@@ -625,7 +634,7 @@ class SimtEval:
             # an operand known for no thread (a loaded value): nothing of the result is known,
             # and unknown entries are never read, so only the result's kind is computed
             return self._unknown_of(fl and op in ("+", "-", "*", "/"))
-        k = a.k & b.k
+        k = b.k if a.k is self._known else (a.k if b.k is self._known else a.k & b.k)
         av, bv = a.v, b.v
         if fl:
             av = av.astype(np.float64, copy=False)

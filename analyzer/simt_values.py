@@ -80,7 +80,7 @@ class Mask:
 
     @property
     def certain(self) -> bool:
-        return bool(np.array_equal(self.must, self.may))
+        return self.must is self.may or bool(np.array_equal(self.must, self.may))
 
 
 # ---------------------------------------------------------------------- frames
