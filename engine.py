@@ -758,7 +758,9 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
             run = _isolated if len(todo) == 1 else _guarded
             if len(todo) > 1 and not broken:
                 from .analyzer.ptxas_jobs import set_threads
-                set_threads(min(4, default_jobs() - 1))  # cores the analysis leaves idle
+                # the compiles run niced (registers._nice_prefix): they fill what the analysis
+                # leaves of every core, the one it runs on included
+                set_threads(int(os.environ.get("CUDALINT_PTXAS_THREADS", 0)) or min(4, default_jobs()))
                 for i in todo:  # every compile queued now: they overlap the analyses below
                     start_ptxas(tasks[i])
             for i in todo:

@@ -716,8 +716,19 @@ def _nvcc_device_only(src: Path, dc, cmd: list[str], sm: str, tool: str,
     return rep
 
 
+@lru_cache(maxsize=1)
+def _nice_prefix() -> tuple[str, ...]:
+    """``nice -n 5``: compiles run beside the analysis (in background threads, on the cores it
+    leaves); at a lower priority they take what the analysis does not use instead of slowing
+    it. ``CUDALINT_NICE=0`` runs them at normal priority."""
+    if os.environ.get("CUDALINT_NICE", "") == "0":
+        return ()
+    tool = shutil.which("nice")
+    return (tool, "-n", "5") if tool else ()
+
+
 def _nvcc_run(cmd: list[str], sm: str, tool: str, version: Optional[str], timeout: float) -> PtxasReport:
-    rc, out, err = _run(cmd, timeout)
+    rc, out, err = _run(list(_nice_prefix()) + cmd, timeout)
     log = (out + ("\n" if out and err else "") + err).strip()
     if rc == 124:
         return PtxasReport(ok=False, reason=f"nvcc timed out after {timeout:g} s", arch=sm, nvcc=tool,
