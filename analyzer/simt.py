@@ -91,27 +91,58 @@ class Simt(SimtEval):
         self.facts: list = []  # what threads learnt from branches on loaded values (simt_facts)
         self.all = np.ones(self.n, dtype=bool)
         self.none = np.zeros(self.n, dtype=bool)
-        self._unknown_arrays = None
+        # Values are never changed in place, so every unknown shares read-only arrays (a write
+        # to them would raise, not corrupt another value). ``k is _unknown_k`` then says "known
+        # for no thread" without looking at the entries: the evaluator skips computing values
+        # nobody will read (an unknown entry's value is never used).
+        self._zeros = _read_only(np.zeros(self.n, dtype=_INT))
+        self._fzeros = _read_only(np.zeros(self.n, dtype=np.float64))
+        self._unknown_k = _read_only(np.zeros(self.n, dtype=bool))
+        self._memo: dict = {}  # (function, id(node)) -> (node, result): see _static
+        self._consts: dict = {}  # (kind, value) -> read-only array of it (see const)
+        self._known = _read_only(np.ones(self.n, dtype=bool))  # the ``k`` of every constant
+        self._blk = None  # the block ordinal of each thread, as a value (see _loaded)
 
     # ------------------------------------------------------------------ helpers
     def const(self, x) -> V:
-        if isinstance(x, float):
-            return V(np.full(self.n, x, dtype=np.float64), self.all.copy())
-        x = cint.as_int64_bits(int(x))  # an unsigned 64-bit literal (CRC/hash constants)
-        return V(np.full(self.n, x, dtype=_INT), self.all.copy())
+        # Like unknown(): values are never changed in place, so one read-only array per
+        # constant serves every use (a loop re-evaluates its `1` and `s < 256` many times).
+        # The key keeps 1 and 1.0 (and 0.0 and -0.0) apart.
+        key = ("f", x.hex()) if isinstance(x, float) else ("i", int(x))
+        arrs = self._consts.get(key)
+        if arrs is None:
+            if key[0] == "f":
+                v = np.full(self.n, x, dtype=np.float64)
+            else:  # an unsigned 64-bit literal (CRC/hash constants) keeps its bits
+                v = np.full(self.n, cint.as_int64_bits(key[1]), dtype=_INT)
+            arrs = self._consts[key] = _read_only(v)
+        return V(arrs, self._known)
 
     def unknown(self) -> V:
-        # Values are never changed in place, so every unknown shares two read-only arrays
-        # (a write to them would raise, not corrupt another value).
-        z = self._unknown_arrays
-        if z is None:
-            z = self._unknown_arrays = (np.zeros(self.n, dtype=_INT), np.zeros(self.n, dtype=bool))
-            z[0].flags.writeable = False
-            z[1].flags.writeable = False
-        return V(z[0], z[1])
+        return V(self._zeros, self._unknown_k)
+
+    def _unknown_of(self, is_float: bool) -> V:
+        """An unknown value of the given kind (float or integer)."""
+        return V(self._fzeros if is_float else self._zeros, self._unknown_k)
 
     def arr(self, a: np.ndarray) -> V:
-        return V(a.astype(_INT, copy=True), self.all.copy())
+        return V(a.astype(_INT, copy=True), self._known)
+
+    def _known_for(self, k: np.ndarray, threads: np.ndarray) -> bool:
+        """Whether ``k`` is True for all of ``threads`` (at once for the shared masks)."""
+        if k is self._known:
+            return True
+        if k is self._unknown_k:
+            return not threads.any()
+        return bool(np.all(k[threads]))
+
+    def _unknown_for(self, k: np.ndarray, threads: np.ndarray) -> bool:
+        """Whether ``k`` is False for all of ``threads``."""
+        if k is self._unknown_k:
+            return True
+        if k is self._known:
+            return not threads.any()
+        return bool(np.all(~k[threads]))
 
     def _tick(self) -> None:
         self.steps += 1
@@ -119,6 +150,8 @@ class Simt(SimtEval):
             raise BudgetExceeded()
 
     def eff(self, m: Mask, fr: _Frame) -> Mask:
+        if not fr.exits:  # no thread has left by return/break/continue: the mask as it is
+            return m
         if not fr.ctxs:  # outside loops and switches (the common case): no copies
             return Mask(m.must & ~fr.ret_may, m.may & ~fr.ret_must)
         dead_must = fr.ret_must.copy()
@@ -134,7 +167,10 @@ class Simt(SimtEval):
         for p in self.kernel.params:
             env[p] = self._param_value(p)
         fr = _Frame(self.n, env, self.kernel)
-        m = Mask(self.all.copy(), self.all.copy())
+        m = Mask(self._known, self._known)
+        # Overflow, division by zero and NaN in the per-thread arithmetic are handled where
+        # they matter (unknown entries); one errstate for the whole run, not one per operation.
+        err = np.seterr(all="ignore")
         try:
             if self.kernel.body is not None:
                 self.block(self.kernel.body, m, fr)
@@ -144,6 +180,8 @@ class Simt(SimtEval):
         except RecursionError:
             self.complete = False
             self.incomplete_reason = "expressions nested too deeply"
+        finally:
+            np.seterr(**err)
         self._flush_all()
         return self
 
@@ -164,10 +202,18 @@ class Simt(SimtEval):
 
     # ------------------------------------------------------------------ statements
     def block(self, b: ir.Block, m: Mask, fr: _Frame) -> None:
+        live = None
         for s in b.stmts:
-            em = self.eff(m, fr)
-            if not em.any():
-                return
+            if fr.exits:
+                em = self.eff(m, fr)
+                if not em.any():
+                    return
+            else:  # nobody left since the last statement: the same mask, still live
+                if live is None:
+                    live = m.any()
+                if not live:
+                    return
+                em = m
             self.stmt(s, em, fr)
 
     def stmt(self, s: ir.Stmt, m: Mask, fr: _Frame) -> None:
@@ -193,16 +239,19 @@ class Simt(SimtEval):
             if s.value is not None:
                 val = self.ev(s.value, m, fr)
                 fr.rets.append((m, val))
+            fr.exits = True
             fr.ret_must |= m.must
             fr.ret_may |= m.may
         elif isinstance(s, ir.Break):
             if fr.ctxs:
+                fr.exits = True
                 c = fr.ctxs[-1]
                 c.brk_must |= m.must
                 c.brk_may |= m.may
         elif isinstance(s, ir.Continue):
             for c in reversed(fr.ctxs):
                 if not c.switch:
+                    fr.exits = True
                     c.cont_must |= m.must
                     c.cont_may |= m.may
                     break
@@ -253,7 +302,7 @@ class Simt(SimtEval):
         c, learnt = simt_facts.branch_cond(self, s.cond, m, fr)
         known = c.k
         ct = c.v != 0
-        if bool(np.all(known[m.may])):
+        if self._known_for(known, m.may):
             if self.track_branches:
                 self._branch_stats(s, ct, m)
             mt = Mask(m.must & ct, m.may & ct)
@@ -267,12 +316,12 @@ class Simt(SimtEval):
             st = self.branches.setdefault(id(s), BranchStats(s))
             st.executions += 1
             st.unknown += 1
-        if self.uniform(s.cond) and bool(np.all(~known[m.may])):
+        if self.uniform(s.cond) and self._unknown_for(known, m.may):
             self._decide(s.then, s.otherwise, m, fr)
             return
         mt = Mask(m.must & known & ct, m.may & (~known | ct))
         me = Mask(m.must & known & ~ct, m.may & (~known | ~ct))
-        if self.glog is not None and _tests_atomic(s.cond):
+        if self.glog is not None and self._static(_tests_atomic, s.cond):
             # `if (atomicAdd(&done, n) + n == total)`: the thread that sees the others' count
             # runs after their updates (the last-arriver pattern)
             self.glog.publish(mt.may)
@@ -431,9 +480,9 @@ class Simt(SimtEval):
                     c = self.cond(s.cond, cur, fr)
                     known = c.k
                     ct = c.v != 0
-                    if bool(np.all(known[cur.may])):
+                    if self._known_for(known, cur.may):
                         cur = Mask(cur.must & ct, cur.may & ct)
-                    elif self.uniform(s.cond) and bool(np.all(~known[cur.may])):
+                    elif self.uniform(s.cond) and self._unknown_for(known, cur.may):
                         if it >= UNKNOWN_LOOP_ITERATIONS:
                             truncated = True
                             break
@@ -462,17 +511,19 @@ class Simt(SimtEval):
             fr.ctxs.pop()
             self.iter_stack.pop()
         if truncated:
-            for v in constprop.assigned_vars(s.body) | self._step_writes(s):
+            for v in self._static(_loop_writes, s):
                 if v in fr.env:
                     fr.env[v] = self.unknown() if not isinstance(fr.env[v], Ptr) else None
 
-    @staticmethod
-    def _step_writes(s: ir.Loop) -> set:
-        out: set = set()
-        if s.step is not None:
-            for x in s.step.walk():
-                constprop.collect_writes(x, out)
-        return out
+    def _static(self, f: Callable, node):
+        """``f(node)`` for a fact of the IR alone, computed once per node in this run (a loop
+        or a branch runs many times)."""
+        memo = self._memo
+        key = (f, id(node))
+        hit = memo.get(key)
+        if hit is None or hit[0] is not node:
+            hit = memo[key] = (node, f(node))
+        return hit[1]
 
     def _switch(self, s: ir.Switch, m: Mask, fr: _Frame) -> None:
         c = self.ev(s.cond, m, fr)
@@ -575,6 +626,20 @@ class Simt(SimtEval):
         ``"extern"`` for all extern ``__shared__`` arrays, which alias) to its accesses in the
         interval, in execution order. The interpreter keeps nothing; a subclass consumes them
         (:class:`.races.Simt` pairs them into races)."""
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+def _loop_writes(s: ir.Loop) -> set:
+    """The variables a loop's body and step assign."""
+    out: set = set()
+    if s.step is not None:
+        for x in s.step.walk():
+            constprop.collect_writes(x, out)
+    return constprop.assigned_vars(s.body) | out
 
 
 def _tests_atomic(c: ir.Expr) -> bool:

@@ -78,6 +78,75 @@ def _may_repeat(name: str, args: list, m: Mask) -> bool:
     return bool(np.all(a.k[act])) and bool(np.any(a.v[act] == 0))
 
 
+# ---------------------------------------------------------------------- expression dispatch
+# ``SimtEval.ev`` runs once per expression node per execution: it picks the handler from the
+# node's class (found once per class by the isinstance tests below, in this order) instead of
+# walking those tests every time.
+
+def _ev_const(sim, e, m, fr):
+    if isinstance(e.value, bool):
+        return sim.const(int(e.value))
+    if isinstance(e.value, (int, float)):
+        return sim.const(e.value)
+    return None
+
+
+def _ev_sizeof(sim, e, m, fr):
+    return sim.const(e.value) if e.value is not None else sim.unknown()
+
+
+def _ev_builtin(sim, e, m, fr):
+    return sim._builtin(e)
+
+
+def _ev_template(sim, e, m, fr):
+    return sim.unknown()
+
+
+def _ev_varref(sim, e, m, fr):
+    r = sim._varref(e, m, fr)
+    return simt_facts.refine(sim, r) if sim.facts else r
+
+
+def _ev_load(sim, e, m, fr):
+    r = sim._load(e, m, fr)
+    return simt_facts.refine(sim, r) if sim.facts else r
+
+
+def _ev_other(sim, e, m, fr):
+    for c in e.children():
+        if c is not None:
+            sim.ev(c, m, fr)
+    return sim.unknown()
+
+
+def _ev_handler(e: ir.Expr):
+    if isinstance(e, ir.Const):
+        return _ev_const
+    if isinstance(e, ir.SizeOf):
+        return _ev_sizeof
+    if isinstance(e, ir.Builtin):
+        return _ev_builtin
+    if isinstance(e, ir.TemplateParam):
+        return _ev_template
+    if isinstance(e, ir.VarRef):
+        return _ev_varref
+    if isinstance(e, (ir.Index, ir.Member)):
+        return _ev_load
+    # SimtEval's own methods (subclasses override what a run records, not the evaluation)
+    for cls, fn in ((ir.UnaryOp, SimtEval._unary), (ir.BinOp, SimtEval._binop),
+                    (ir.Assign, SimtEval._assign), (ir.Cast, SimtEval._cast),
+                    (ir.Ternary, SimtEval._ternary), (ir.Call, SimtEval._call)):
+        if isinstance(e, cls):
+            return fn
+    return _ev_other
+
+
+_EV: dict = {}  # expression class -> handler
+_MISSING = object()
+_PLAIN = (np.dtype(_INT), np.dtype(np.float64))  # the kinds of values the interpreter makes
+
+
 class SimtEval:
     """Expression evaluation and memory (see the module docstring)."""
 
@@ -85,47 +154,17 @@ class SimtEval:
         v = self.ev(e, m, fr)
         if isinstance(v, Ptr):
             return V((v.off.v != 0).astype(_INT) | 1, v.off.k.copy())  # non-null pointer
-        if not isinstance(v, V):
+        if not isinstance(v, V) or v.k is self._unknown_k:
             return self.unknown()
-        return V((v.v != 0).astype(_INT), v.k.copy())
+        return V((v.v != 0).astype(_INT), v.k)
 
     def ev(self, e: Optional[ir.Expr], m: Mask, fr: _Frame):
         if e is None:
             return None
-        if isinstance(e, ir.Const):
-            if isinstance(e.value, bool):
-                return self.const(int(e.value))
-            if isinstance(e.value, (int, float)):
-                return self.const(e.value)
-            return None
-        if isinstance(e, ir.SizeOf):
-            return self.const(e.value) if e.value is not None else self.unknown()
-        if isinstance(e, ir.Builtin):
-            return self._builtin(e)
-        if isinstance(e, ir.TemplateParam):
-            return self.unknown()
-        if isinstance(e, ir.VarRef):
-            r = self._varref(e, m, fr)
-            return simt_facts.refine(self, r) if self.facts else r
-        if isinstance(e, (ir.Index, ir.Member)):
-            r = self._load(e, m, fr)
-            return simt_facts.refine(self, r) if self.facts else r
-        if isinstance(e, ir.UnaryOp):
-            return self._unary(e, m, fr)
-        if isinstance(e, ir.BinOp):
-            return self._binop(e, m, fr)
-        if isinstance(e, ir.Assign):
-            return self._assign(e, m, fr)
-        if isinstance(e, ir.Cast):
-            return self._cast(e, m, fr)
-        if isinstance(e, ir.Ternary):
-            return self._ternary(e, m, fr)
-        if isinstance(e, ir.Call):
-            return self._call(e, m, fr)
-        for c in e.children():
-            if c is not None:
-                self.ev(c, m, fr)
-        return self.unknown()
+        h = _EV.get(type(e))
+        if h is None:
+            h = _EV[type(e)] = _ev_handler(e)
+        return h(self, e, m, fr)
 
     def _builtin(self, e: ir.Builtin) -> V:
         ts = self.ts
@@ -144,7 +183,14 @@ class SimtEval:
 
     def _varref(self, e: ir.VarRef, m: Mask, fr: _Frame):
         v = e.var
-        if v.storage == "builtin":
+        st = v.storage
+        if st == "auto":  # the common case: a local, in the frame or not yet defined
+            val = fr.env.get(v, _MISSING)
+            if val is not _MISSING and v.type.kind != "array" and not v.file_scope:
+                if isinstance(val, (MemLoc, RegLoc)):  # a reference
+                    return self.read(val, m, fr)
+                return val if val is not None else self.unknown()
+        if st == "builtin":
             return None
         if v.type.kind == "array" and isinstance(fr.env.get(v), Ptr):
             return fr.env[v]  # an array parameter (`int xrefs[16]`): what the caller passed
@@ -239,12 +285,14 @@ class SimtEval:
             return out
         base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
         if p.space == "shared":
-            out.t = mix_tokens(self.epoch, p.off, self.arr(self.ts.blk),
-                               V(np.full(self.n, base, dtype=_INT), self.all), force=True)
+            if self._blk is None:
+                self._blk = V(self.arr(self.ts.blk).v, self._known)
+            out.t = mix_tokens(self.epoch, p.off, self._blk, self.const(base), force=True,
+                               known=self._known)
             return out
         out.t = np.where(p.off.k, base + (p.off.v & ((1 << 40) - 1)) + 1, 0).astype(_INT)
         if p.off.t is not None:  # an index not known but equal between threads: equal values
-            mixed = mix_tokens(base >> 40, p.off)
+            mixed = mix_tokens(base >> 40, p.off, known=self._known)
             out.t = np.where(p.off.k, out.t, mixed).astype(_INT)
         return out
 
@@ -272,7 +320,8 @@ class SimtEval:
 
     def store(self, fr: _Frame, key, val, m: Mask) -> None:
         old = fr.env.get(key)
-        full = bool(np.all(m.must)) and bool(np.all(m.may))
+        full = (m.must is self._known or bool(np.all(m.must))) and \
+            (m.may is self._known or bool(np.all(m.may)))
         if full:
             fr.env[key] = val
             return
@@ -298,6 +347,9 @@ class SimtEval:
         fr.env[key] = self._where(m, val, old)
 
     def _where(self, m: Mask, new: V, old: V) -> V:
+        if new.k is self._unknown_k and old.k is self._unknown_k and new.t is None and \
+                old.t is None and new.v.dtype in _PLAIN and old.v.dtype in _PLAIN:
+            return self._unknown_of(new.is_float or old.is_float)  # unknown either way
         if new.v.dtype != old.v.dtype:
             if new.is_float or old.is_float:
                 nv, ov = new.v.astype(np.float64), old.v.astype(np.float64)
@@ -305,7 +357,7 @@ class SimtEval:
                 nv, ov = new.v, old.v
         else:
             nv, ov = new.v, old.v
-            if m.must.all():  # every thread stores: the new value as it is (no selects)
+            if m.must is self._known or m.must.all():  # every thread stores: the new value as it is (no selects)
                 t = None
                 if new.t is not None or old.t is not None:
                     t = new.t if new.t is not None else np.zeros(self.n, dtype=_INT)
@@ -404,7 +456,8 @@ class SimtEval:
                 # a struct member: its byte offset is not known here, but the same member of the
                 # same element is the same memory (a token for the global-memory race check)
                 off = self.unknown()
-                off.t = mix_tokens(zlib.crc32(e.member.encode()), base.ptr.off, force=True)
+                off.t = mix_tokens(zlib.crc32(e.member.encode()), base.ptr.off, force=True,
+                                   known=self._known)
                 return MemLoc(Ptr(base.ptr.var, base.ptr.space, off, e.type), e, e.type.size, e.type)
             return MemLoc(None, e, e.type.size, e.type)
         if isinstance(e, ir.Cast):
@@ -505,18 +558,18 @@ class SimtEval:
                 return V(np.zeros(self.n, dtype=_INT), v.off.k.copy())
             return self.unknown()
         if op == "-":
-            return V(-v.v, v.k.copy(), mix_tokens(OP_SALT["neg"], v))
+            return V(-v.v, v.k.copy(), mix_tokens(OP_SALT["neg"], v, known=self._known))
         if op == "+":
             return v
         if op == "!":
-            return V((v.v == 0).astype(_INT), v.k.copy(), mix_tokens(OP_SALT["!"], v))
+            return V((v.v == 0).astype(_INT), v.k.copy(), mix_tokens(OP_SALT["!"], v, known=self._known))
         if op == "~":
             if v.is_float:
                 return self.unknown()
             r = ~v.v
             if cint.is_unsigned32(e.type):
                 r = cint.wrap_u32(r)
-            return V(r, v.k.copy(), mix_tokens(OP_SALT["~"], v))
+            return V(r, v.k.copy(), mix_tokens(OP_SALT["~"], v, known=self._known))
         return self.unknown()
 
     def _binop(self, e: ir.BinOp, m: Mask, fr: _Frame):
@@ -569,48 +622,54 @@ class SimtEval:
         # run that records nothing needs none, and a float result is not an index
         if self.record and (a.t is not None or b.t is not None) and not r.is_float \
                 and not r.k.all():
-            r.t = mix_tokens(OP_SALT.get(op, 99), a, b)
+            if (a.k is self._unknown_k and a.t is None) or (b.k is self._unknown_k and b.t is None):
+                r.t = self._zeros  # an input with neither value nor token: no token (as mix_tokens)
+            else:
+                r.t = mix_tokens(OP_SALT.get(op, 99), a, b, known=self._known)
         return r
 
     def _arith_values(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
-        k = a.k & b.k
-        av, bv = a.v, b.v
         fl = a.is_float or b.is_float or (t is not None and t.is_float and op in ("+", "-", "*", "/"))
+        if a.k is self._unknown_k or b.k is self._unknown_k:
+            # an operand known for no thread (a loaded value): nothing of the result is known,
+            # and unknown entries are never read, so only the result's kind is computed
+            return self._unknown_of(fl and op in ("+", "-", "*", "/"))
+        k = b.k if a.k is self._known else (a.k if b.k is self._known else a.k & b.k)
+        av, bv = a.v, b.v
         if fl:
             av = av.astype(np.float64, copy=False)
             bv = bv.astype(np.float64, copy=False)
-        with np.errstate(all="ignore"):
-            if op == "+":
-                r = av + bv
-            elif op == "-":
-                r = av - bv
-            elif op == "*":
-                r = av * bv
-            elif op in ("/", "%"):
-                zero = bv == 0
-                k = k & ~zero
-                bs = np.where(zero, 1, bv)
-                if fl:
-                    if op == "%":
-                        return V(np.zeros(self.n, dtype=_INT), self.none.copy())
-                    r = av / bs
-                else:
-                    r = cint.div_array(av, bs) if op == "/" else cint.mod_array(av, bs)
-            elif op in ("<", ">", "<=", ">=", "==", "!="):
-                r = _COMPARE[op](av, bv).astype(_INT)
-                return V(r, k)
-            elif op in ("<<", ">>", "&", "|", "^"):
-                if fl:
+        if op == "+":
+            r = av + bv
+        elif op == "-":
+            r = av - bv
+        elif op == "*":
+            r = av * bv
+        elif op in ("/", "%"):
+            zero = bv == 0
+            k = k & ~zero
+            bs = np.where(zero, 1, bv)
+            if fl:
+                if op == "%":
                     return V(np.zeros(self.n, dtype=_INT), self.none.copy())
-                if op in ("<<", ">>"):
-                    bad = (bv < 0) | (bv > 62)
-                    k = k & ~bad
-                    sh = np.where(bad, 0, bv)
-                    r = np.left_shift(av, sh) if op == "<<" else np.right_shift(av, sh)
-                else:
-                    r = {"&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor}[op](av, bv)
+                r = av / bs
             else:
+                r = cint.div_array(av, bs) if op == "/" else cint.mod_array(av, bs)
+        elif op in ("<", ">", "<=", ">=", "==", "!="):
+            r = _COMPARE[op](av, bv).astype(_INT)
+            return V(r, k)
+        elif op in ("<<", ">>", "&", "|", "^"):
+            if fl:
                 return V(np.zeros(self.n, dtype=_INT), self.none.copy())
+            if op in ("<<", ">>"):
+                bad = (bv < 0) | (bv > 62)
+                k = k & ~bad
+                sh = np.where(bad, 0, bv)
+                r = np.left_shift(av, sh) if op == "<<" else np.right_shift(av, sh)
+            else:
+                r = {"&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor}[op](av, bv)
+        else:
+            return V(np.zeros(self.n, dtype=_INT), self.none.copy())
         if not fl and t is not None and cint.is_unsigned32(t) and op in ("+", "-", "*", "<<", "~"):
             r = cint.wrap_u32(r)
         if not fl:
@@ -624,6 +683,10 @@ class SimtEval:
 
     def _convert(self, v: V, t: ir.CType) -> V:
         # a conversion of equal values gives equal values: provenance tokens are kept
+        if v.k is self._unknown_k:  # known for no thread: only the kind changes
+            if t.is_float:
+                return v if v.is_float else V(self._fzeros, v.k, v.t)
+            return V(self._zeros, v.k, v.t) if v.is_float else v
         if t.is_float:
             if not v.is_float:
                 return V(v.v.astype(np.float64), v.k, v.t)

@@ -80,7 +80,7 @@ class Mask:
 
     @property
     def certain(self) -> bool:
-        return bool(np.array_equal(self.must, self.may))
+        return self.must is self.may or bool(np.array_equal(self.must, self.may))
 
 
 # ---------------------------------------------------------------------- frames
@@ -105,6 +105,9 @@ class _Frame:
         self.ret_may = np.zeros(n, dtype=bool)
         self.rets: list = []
         self.ctxs: list[_Ctx] = []
+        #: some thread has left by return/break/continue (set once, never cleared): until
+        #: then the masks above are all False and the interpreter skips applying them
+        self.exits = False
 
 
 def _space_of(var: ir.Variable) -> str:
@@ -136,30 +139,36 @@ def _elem_size(t: Optional[ir.CType]) -> Optional[int]:
 _M1, _M2 = np.int64(-7046029254386353131), np.int64(0x2545F4914F6CDD1D)
 
 
-def _part(x: V) -> np.ndarray:
+def _part(x: V, known: Optional[np.ndarray] = None) -> np.ndarray:
     """Per thread, what a result computed from ``x`` depends on: the value where it is known,
-    else its provenance token (0 where neither is known)."""
+    else its provenance token (0 where neither is known). ``known``: an all-True mask that
+    ``x.k`` may be (a constant's), so that no selection is needed. (Integer arrays wrap
+    silently on overflow, as these hashes want.)"""
     bits = x.v.view(np.int64) if x.is_float else x.v
-    t = x.t if x.t is not None else np.zeros(len(x.v), dtype=_INT)
-    with np.errstate(over="ignore"):
-        return np.where(x.k, bits * _M1 + 1, np.where(t != 0, t * _M2 + 2, 0))
+    if x.k is known:
+        return bits * _M1 + 1
+    if x.t is None:
+        return np.where(x.k, bits * _M1 + 1, 0)
+    return np.where(x.k, bits * _M1 + 1, np.where(x.t != 0, x.t * _M2 + 2, 0))
 
 
-def mix_tokens(salt: int, *xs: V, force: bool = False) -> Optional[np.ndarray]:
+def mix_tokens(salt: int, *xs: V, force: bool = False,
+               known: Optional[np.ndarray] = None) -> Optional[np.ndarray]:
     """Provenance tokens of a deterministic operation on ``xs``: equal inputs give equal
     results, so two threads whose inputs have equal known values or equal tokens get equal
-    tokens (0 where some input is neither known nor tokened). None when no input has tokens."""
+    tokens (0 where some input is neither known nor tokened). None when no input has tokens.
+    ``known`` as for :func:`_part`."""
     if not force and not any(x.t is not None for x in xs):
         return None
-    h = np.full(len(xs[0].v), ((int(salt) & 0x7FFFFFFF) * 0x9E3779B1 + 7) & ((1 << 62) - 1), dtype=_INT)
-    ok = np.ones(len(h), dtype=bool)
-    with np.errstate(over="ignore"):
-        for x in xs:
-            p = _part(x)
-            ok &= p != 0
-            h = (h ^ p) * _M1
-            h ^= h >> 31
-    return np.where(ok, (h & ((1 << 62) - 1)) | 1, 0).astype(_INT)
+    h = ((int(salt) & 0x7FFFFFFF) * 0x9E3779B1 + 7) & ((1 << 62) - 1)  # the seed, every thread
+    ok = None
+    for x in xs:
+        p = _part(x, known)
+        nz = p != 0
+        ok = nz if ok is None else ok & nz
+        h = (h ^ p) * _M1
+        h ^= h >> 31
+    return np.where(ok, (h & ((1 << 62) - 1)) | 1, 0)
 
 
 OP_SALT = {op: i + 1 for i, op in enumerate(

@@ -465,14 +465,23 @@ def warp_divergence(kernel: ir.Function, block: tuple, grid: Optional[tuple], pa
 
 def _uniform_fn(uni: Uniformity):
     """A predicate for the interpreter: is this condition (of the kernel, or of an inlined
-    device function) block-uniform?"""
+    device function) block-uniform? One per ``uni`` (the race runs and the divergence run of a
+    kernel share it), each expression judged once: the answer depends on the IR alone."""
+    f = getattr(uni, "_uniform_pred", None)
+    if f is None:
+        f = uni._uniform_pred = _make_uniform_fn(uni)
+    return f
+
+
+def _make_uniform_fn(uni: Uniformity):
     own: set = set()
     for n in uni.cfg.nodes:
         for e in n.exprs():
             for x in e.walk():  # sub-expressions too (`buf_s[1]` of `tid == buf_s[1]`)
                 own.add(id(x))
+    memo: dict = {}  # id(e) -> (e, answer)
 
-    def f(e: ir.Expr) -> bool:
+    def judge(e: ir.Expr) -> bool:
         if id(e) in own:
             return uni.is_uniform(e)
         # an expression of an inlined callee: uniform only if it is built from constants,
@@ -483,5 +492,11 @@ def _uniform_fn(uni: Uniformity):
             if isinstance(x, (ir.VarRef, ir.Index, ir.Call, ir.Unknown)):
                 return False
         return True
+
+    def f(e: ir.Expr) -> bool:
+        hit = memo.get(id(e))
+        if hit is None or hit[0] is not e:
+            hit = memo[id(e)] = (e, judge(e))
+        return hit[1]
 
     return f
