@@ -52,6 +52,7 @@ import sympy as sp
 from . import constprop, ir
 from .target import DEFAULT_ARCH
 from .texture_counts import texel_map
+from .flop_counts import simplified
 from .flops import Counts, GlobalAccess, KernelCounts, LoopCount, count_function, probe, to_number
 
 __all__ = [
@@ -116,10 +117,6 @@ def _rational_limit(y, t):
     return sp.Rational(q)
 
 
-@functools.lru_cache(maxsize=2048)
-def _simplified(expr):
-    """sp.simplify, memoised: the same count ratios recur for a kernel's loops and phases."""
-    return sp.simplify(expr)
 
 
 def _ratio(num, den):
@@ -128,7 +125,7 @@ def _ratio(num, den):
         return None
     if isinstance(num, (int, float)) and isinstance(den, (int, float)):
         return num / den
-    r = _simplified(sp.sympify(num) / sp.sympify(den))
+    r = simplified(sp.sympify(num) / sp.sympify(den))
     n = to_number(r)
     return float(n) if n is not None else r
 

@@ -23,6 +23,7 @@ broadcast, data-dependent, unknown.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import math
 from fractions import Fraction
 from typing import Optional
 
@@ -169,14 +170,20 @@ def global_cost(wa_list: list[WarpAddresses], elem_bytes: Optional[int], cc: tup
 def _warp_cost(w: WarpAddresses, E: int, mode: str, unit: int, cc: tuple) -> GlobalCost:
     lanes = [ln.lane for ln in w.lanes]
     n_active = len(lanes)
-    exp_units = Fraction(0)
-    exp_needed = Fraction(0)
-    exp_fetched = Fraction(0)
-    exp_ideal = Fraction(0)
-    exp_contig = Fraction(0)
+    # Fraction weights: sums of integer numerators over their common denominator D, one
+    # Fraction each at the end (the same exact values, without a Fraction per product)
+    weights = [p for p, _ in w.scenarios]
+    D = math.lcm(*[p.denominator for p in weights]) if all(type(p) is Fraction for p in weights) else None
+    if D is not None:
+        weights = [p.numerator * (D // p.denominator) for p in weights]
+    exp_units = Fraction(0) if D is None else 0
+    exp_needed = Fraction(0) if D is None else 0
+    exp_fetched = Fraction(0) if D is None else 0
+    exp_ideal = Fraction(0) if D is None else 0
+    exp_contig = Fraction(0) if D is None else 0
     geo = None
     min_units = None
-    for p, addrs in w.scenarios:
+    for p, (_, addrs) in zip(weights, w.scenarios):
         uniq = set(addrs)
         needed = len(uniq) * E
         if mode in ("sm1x", "sm10"):
@@ -196,6 +203,9 @@ def _warp_cost(w: WarpAddresses, E: int, mode: str, unit: int, cc: tuple) -> Glo
         exp_contig += p * contig_n
         if geo is None:
             geo = pattern_geometry(addrs, E)
+    if D is not None:
+        exp_units, exp_needed, exp_fetched, exp_ideal, exp_contig = (
+            Fraction(x, D) for x in (exp_units, exp_needed, exp_fetched, exp_ideal, exp_contig))
     contiguous, n_distinct, stride = geo
     sectors = float(exp_units)
     eff = float(exp_needed / exp_fetched) if exp_fetched else None

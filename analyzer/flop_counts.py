@@ -5,6 +5,7 @@ such counts into numbers (:func:`to_number`, :func:`probe`).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
@@ -115,8 +116,15 @@ def substitute(v: Num, values: dict) -> Num:
     if isinstance(v, sp.Basic) and v.free_symbols:
         r = v.subs(values)
         n = to_number(r)
-        return n if n is not None else sp.simplify(r)
+        return n if n is not None else simplified(r)
     return v
+
+
+@functools.lru_cache(maxsize=4096)
+def simplified(expr):
+    """``sp.simplify(expr)``, memoised: the counts, trips and ratios of a kernel's loops and
+    phases (and of its template instances) simplify the same expressions again."""
+    return sp.simplify(expr)
 
 
 def json_number(v: Num):

@@ -559,11 +559,11 @@ class AddressEvaluator:
                 for v in range(n):
                     r = (c * v) % M
                     counts[r] = counts.get(r, 0) + 1
-                td, tden = counts, n
-            else:
-                td, tden = {(g * i) % M: 1 for i in range(period)}, period
-            dist = _convolve(dist, td, M)
-            den *= tden
+                dist = _convolve(dist, counts, M)
+                den *= n
+            else:  # uniform over the multiples of g
+                dist = _spread(dist, g, M)
+                den *= period
         if aligned_note:
             notes.append("a value read from memory that offsets the whole warp is assumed to keep "
                          "the access aligned")
@@ -582,6 +582,17 @@ def _integral(v) -> bool:
 
 def _shift(dist: dict, k: int, M: int) -> dict:
     return {(r + k) % M: p for r, p in dist.items()}
+
+
+def _spread(a: dict, g: int, M: int) -> dict:
+    """``_convolve(a, {g * i % M: 1 for i in range(M // g)}, M)`` for ``g`` dividing ``M``:
+    residue ``r`` gets the weight of every residue of ``a`` congruent to it mod ``g`` (each
+    pairs with exactly one multiple of ``g``), without the M*M products. Dict order differs;
+    callers sort."""
+    sums: dict = {}
+    for r, p in a.items():
+        sums[r % g] = sums.get(r % g, 0) + p
+    return {r: sums[r % g] for r in range(M) if r % g in sums}
 
 
 def _convolve(a: dict, b: dict, M: int) -> dict:

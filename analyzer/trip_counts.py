@@ -12,7 +12,7 @@ from typing import Optional
 import sympy as sp
 
 from . import cint, ir
-from .flop_counts import Num
+from .flop_counts import Num, simplified
 from .loops import loop_header, strip_casts
 from .source_text import range_text
 
@@ -242,5 +242,5 @@ def loop_trip(loop: ir.Loop, conv: SymConv) -> tuple[Num, str, Optional[str]]:
             conv.syms.note(f"the loop at line {line} (`!=`) never meets its bound exactly")
         return n, "constant", ind.var.name
     trip = diff / stride + (1 if ind.cmp in ("<=", ">=") else 0)
-    trip = sp.simplify(trip)
+    trip = simplified(trip)
     return trip, "symbolic", ind.var.name

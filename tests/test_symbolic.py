@@ -423,3 +423,16 @@ def test_loop_counter_named_after_the_first_variable_written(tmp_path):
         w, _k = walk(tmp_path, src)
         it, = [s for s, i in w.syms.info.items() if i.kind == S.ITER]
         assert it.name == "rem_iter"
+
+
+def test_made_memoises_by_value_and_type():
+    # symbolic_values.made: the same value for equal arguments (one object), never shared
+    # between arguments equal in Python but of different types (2 and 2.0)
+    from cudalint.analyzer.symbolic_values import made
+    x = sp.Symbol("x", integer=True)
+    a = made(sp.Max, x, sp.Integer(2))
+    assert a is made(sp.Max, sp.Symbol("x", integer=True), sp.Integer(2)) and a == sp.Max(x, 2)
+    assert made(sp.Max, x, sp.Float(2.0)) == sp.Max(x, sp.Float(2.0)) != a
+    assert made(sp.Lt, sp.Integer(1), sp.Integer(2)) is sp.true  # evaluated as sympy does
+    with pytest.raises(TypeError):  # errors are raised, not remembered
+        made(sp.Lt, sp.I, sp.Integer(1))
