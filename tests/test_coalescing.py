@@ -309,3 +309,19 @@ def test_explain_json_and_text(tmp_path):
     assert "accesses:" in text and "sect/req" in text
     assert "k + n*threadIdx.y" in text or "n*threadIdx.y" in text   # brackets survive rich
     assert "A " in text and "strided (1024)" in text
+
+
+def test_warp_cost_weights_are_exact_fractions():
+    # scenario weights summed over their common denominator give the exact expectations:
+    # a third of the time 4 sectors, two thirds 1 sector -> 2 sectors per request
+    from fractions import Fraction
+
+    from cudalint.analyzer.coalescing import global_cost
+    from cudalint.analyzer.lanes import Lane, WarpAddresses
+    lanes = [Lane(i, i, i, 0, 0) for i in range(32)]
+    w = WarpAddresses(0, "ok", lanes, [(Fraction(1, 3), [4 * i for i in range(32)]),
+                                       (Fraction(2, 3), [0] * 32)])
+    c = global_cost([w], 4, (9, 0), "load")
+    assert c.sectors_per_request == 2.0
+    # needed bytes: (1/3 * 128 + 2/3 * 4) / (1/3 * 128 + 2/3 * 32) = (136/3) / (192/3)
+    assert c.efficiency == float(Fraction(136, 192))

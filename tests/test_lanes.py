@@ -226,3 +226,17 @@ def test_threads_active_is_thread_active_for_each_thread():
     # thread 40 is (x 8, y 2): y >= 2 holds, x < n unknown; thread 3 is (x 3, y 0): y < 2
     assert got[40] is None and got[3] is False
     assert ev.threads_active(tids, paths[0]).count(True) == 5 * 4  # x < 5 in each of 4 rows
+
+
+def test_spread_is_the_convolution_with_the_multiples_of_g():
+    # lanes._spread(a, g, M) == _convolve(a, {g*i % M: 1}, M): the same weight per residue
+    import random
+
+    from cudalint.analyzer.lanes import _convolve, _spread
+    rng = random.Random(7)
+    M = 256
+    for g in (1, 2, 4, 32, 64, 128, 256):
+        a = {rng.randrange(M): rng.randrange(1, 50) for _ in range(rng.randrange(1, 40))}
+        assert _spread(a, g, M) == _convolve(a, {(g * i) % M: 1 for i in range(M // g)}, M)
+    # by hand: {0: 1, 4: 2} spread over the multiples of 128 mod 256
+    assert _spread({0: 1, 4: 2}, 128, 256) == {0: 1, 4: 2, 128: 1, 132: 2}
