@@ -55,6 +55,7 @@ class Lowerer(StmtLowering, ExprLowering):
         self._uid = 0
         self._ctypes: dict = {}  # (type kind, QualType pointer) -> CType
         self._fkinds: dict = {}  # function cursor -> global | device | host | host_device
+        self._header_lines: dict[str, list[str]] = {}
         # per-function state
         self._locals: Optional[list] = None
         self._globals_used: Optional[list] = None
@@ -129,6 +130,13 @@ class Lowerer(StmtLowering, ExprLowering):
         """The bytes of a file of the translation unit (the main file's may be an editor buffer)."""
         return self.source_bytes if os.path.abspath(name) == self.path else file_bytes(name)
 
+    def _lines_of(self, name: str) -> list[str]:
+        """The lines of a header of the translation unit (read once per lowering)."""
+        lines = self._header_lines.get(name)
+        if lines is None:
+            lines = self._header_lines[name] = self._bytes_of(name).decode("utf-8", "replace").splitlines()
+        return lines
+
     def _specializations(self, templates: list[ci.Cursor]) -> dict[int, list[ci.Cursor]]:
         # Explicit instantiations (`template __global__ void k<4>(float*);`) are not exposed
         # by libclang as cursors; such kernels are analysed as the primary template.
@@ -199,7 +207,8 @@ class Lowerer(StmtLowering, ExprLowering):
         is_ref = t.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE)
         v = ir.Variable(c.spelling, self.ctype(t), storage, srange(c), is_reference=is_ref,
                         uid=self._new_uid())
-        self.vars[str(c.hash) + ":" + (c.get_usr() or "") + f"@{c.location.line}:{c.location.column}"] = v
+        _, line, col, _ = clang_fast.location(c.location, c._tu)
+        self.vars[str(c.hash) + ":" + (c.get_usr() or "") + f"@{line}:{col}"] = v
         self.vars[cursor_key(c)] = v
         return v
 
@@ -407,29 +416,29 @@ class Lowerer(StmtLowering, ExprLowering):
 
     def _decl_head_text(self, decl: ci.Cursor) -> str:
         """The declaration's source text before its name (where `__launch_bounds__` is)."""
-        st, name = decl.extent.start, decl.location
-        if st.file is None or name.file is None or st.file.name != name.file.name or \
-                not 0 <= name.offset - st.offset < 600:
+        st = clang_fast.extent(decl)[0]
+        name = clang_fast.location(decl.location, decl._tu)
+        if not st[0] or not name[0] or st[0] != name[0] or not 0 <= name[3] - st[3] < 600:
             return ""
-        return self._bytes_of(st.file.name)[st.offset:name.offset].decode("utf-8", "replace")
+        return self._bytes_of(st[0])[st[3]:name[3]].decode("utf-8", "replace")
 
     def _text(self, c: ci.Cursor) -> str:
         """Source text of a cursor, read from its own file ('' when its extent is not usable,
         e.g. an expansion from a macro defined elsewhere)."""
-        st, en = c.extent.start, c.extent.end
-        if st.file is None or en.file is None or st.file.name != en.file.name:
+        st, en = clang_fast.extent(c)
+        if not st[0] or not en[0] or st[0] != en[0]:
             return ""
-        a, b = st.offset, en.offset
+        a, b = st[3], en[3]
         if b < a or b - a > 400:
             return ""
-        return self._bytes_of(st.file.name)[a:b].decode("utf-8", "replace")
+        return self._bytes_of(st[0])[a:b].decode("utf-8", "replace")
 
     def _device_function(self, ref: ci.Cursor) -> Optional[ir.Function]:
         """Lower a called device function (on demand), or return None if unavailable."""
         if ref is None or ref.kind not in (CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE, CK.CXX_METHOD):
             return None
-        loc = ref.location.file
-        if loc is None or is_prelude(loc.name):
+        loc = clang_fast.location(ref.location, ref._tu)[0]
+        if not loc or is_prelude(loc):
             return None
         if self.function_kind(ref) == "global":
             return None
