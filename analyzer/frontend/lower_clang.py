@@ -38,6 +38,10 @@ from .lower_clang_exprs import ExprLowering
 from .lower_clang_stmts import StmtLowering
 
 
+_SCOPE_IDS = {CK.NAMESPACE.value, CK.LINKAGE_SPEC.value, CK.UNEXPOSED_DECL.value}
+_TOP_IDS = {k.value for k in TOP_KINDS}
+
+
 class Lowerer(StmtLowering, ExprLowering):
     def __init__(self, tu: ci.TranslationUnit, path: str, source_text: Optional[str] = None,
                  scope=None):
@@ -56,6 +60,7 @@ class Lowerer(StmtLowering, ExprLowering):
         self._ctypes: dict = {}  # (type kind, QualType pointer) -> CType
         self._fkinds: dict = {}  # function cursor -> global | device | host | host_device
         self._header_lines: dict[str, list[str]] = {}
+        self._has_launch_bounds: dict[str, bool] = {}  # file -> its text names __launch_bounds__
         # per-function state
         self._locals: Optional[list] = None
         self._globals_used: Optional[list] = None
@@ -105,11 +110,11 @@ class Lowerer(StmtLowering, ExprLowering):
         C++ standard library has tens of thousands of top-level cursors and asking each for
         its file is the expensive part."""
         for c in children(root):
-            k = c.kind
-            if k in (CK.NAMESPACE, CK.LINKAGE_SPEC, CK.UNEXPOSED_DECL):
+            k = c._kind_id  # the kind's number: no CursorKind lookup per top-level cursor
+            if k in _SCOPE_IDS:
                 if self._in_main(c):
                     yield from self._top_level(c)
-            elif k in TOP_KINDS and self._in_main(c):
+            elif k in _TOP_IDS and self._in_main(c):
                 yield c
 
     def _in_main(self, c: ci.Cursor) -> bool:
@@ -145,8 +150,9 @@ class Lowerer(StmtLowering, ExprLowering):
         wanted = {t.hash for t in templates}
         out: dict[int, list[ci.Cursor]] = {}
         seen: set[str] = set()
+        declref = CK.DECL_REF_EXPR.value
         for c in (x for top in self._main_decls for x in preorder(top)):
-            if c.kind != CK.DECL_REF_EXPR:
+            if c._kind_id != declref:
                 continue
             ref = c.referenced
             if ref is None or ref.kind != CK.FUNCTION_DECL or ref.get_num_template_arguments() <= 0:
@@ -372,6 +378,8 @@ class Lowerer(StmtLowering, ExprLowering):
                     return (nums[0], nums[1] if len(nums) > 1 else None)
         # Fall back on the source text (attribute cursors are not always exposed).
         text = self._decl_head_text(decl)
+        if not text:
+            return None
         # only the declaration's own head: `__launch_bounds__` precedes the function's name
         cut = re.search(r"\b" + re.escape(decl.spelling) + r"\s*[(<]", text)
         text = text[:cut.start()] if cut else text
@@ -420,7 +428,13 @@ class Lowerer(StmtLowering, ExprLowering):
         name = clang_fast.location(decl.location, decl._tu)
         if not st[0] or not name[0] or st[0] != name[0] or not 0 <= name[3] - st[3] < 600:
             return ""
-        return self._bytes_of(st[0])[st[3]:name[3]].decode("utf-8", "replace")
+        data = self._bytes_of(st[0])
+        has = self._has_launch_bounds.get(st[0])
+        if has is None:
+            has = self._has_launch_bounds[st[0]] = b"__launch_bounds__" in data
+        if not has:
+            return ""  # what the caller looks for is not in the file
+        return data[st[3]:name[3]].decode("utf-8", "replace")
 
     def _text(self, c: ci.Cursor) -> str:
         """Source text of a cursor, read from its own file ('' when its extent is not usable,
