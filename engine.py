@@ -758,7 +758,9 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
             run = _isolated if len(todo) == 1 else _guarded
             if len(todo) > 1 and not broken:
                 from .analyzer.ptxas_jobs import set_threads
-                set_threads(min(4, default_jobs() - 1))  # cores the analysis leaves idle
+                # the compiles run niced (registers._nice_prefix): they fill what the analysis
+                # leaves of every core, the one it runs on included
+                set_threads(int(os.environ.get("CUDALINT_PTXAS_THREADS", 0)) or min(4, default_jobs()))
                 for i in todo:  # every compile queued now: they overlap the analyses below
                     start_ptxas(tasks[i])
             for i in todo:
@@ -769,14 +771,26 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
                 if bar:
                     bar.advance(tasks[i].path)
         else:
-            with WorkerPool(workers) as pool:
-                for j, tr in pool.run([tasks[i] for i in todo]):
-                    i = todo[j]
-                    results[i], deps[i] = tr.result, tr.dependencies
-                    if cache is not None:
-                        cache.store(keys[i], tr, tasks[i])
-                    if bar:
-                        bar.advance(tasks[i].path)
+            # The compiles run here, in this otherwise idle process, on the cores the workers
+            # leave, all queued now; a worker that needs a report waits for it on the ptxas
+            # cache's lock (registers._compile_lock) instead of compiling it again.
+            from .analyzer.ptxas_jobs import set_threads
+            set_threads(min(8, default_jobs() - workers))
+            if default_jobs() > workers:
+                for i in todo:
+                    start_ptxas(tasks[i])
+            try:
+                with WorkerPool(workers) as pool:
+                    for j, tr in pool.run([tasks[i] for i in todo]):
+                        i = todo[j]
+                        results[i], deps[i] = tr.result, tr.dependencies
+                        if cache is not None:
+                            cache.store(keys[i], tr, tasks[i])
+                        if bar:
+                            bar.advance(tasks[i].path)
+            finally:
+                from .analyzer.ptxas_jobs import finish
+                finish()
     finally:
         if bar:
             bar.close()

@@ -20,7 +20,7 @@ from collections import deque
 from concurrent.futures import Future
 from typing import Optional, Sequence
 
-__all__ = ["ptxas_args", "start", "report", "wanted"]
+__all__ = ["ptxas_args", "start", "report", "wanted", "set_threads", "finish"]
 
 _lock = threading.Lock()
 _jobs: dict[tuple, Future] = {}
@@ -48,6 +48,20 @@ def _drain() -> None:
             fut.set_result(_compile(key))
         except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for the report
             fut.set_exception(exc)
+
+
+def finish() -> None:
+    """Drop the compiles not started yet and wait for the running ones (a run that ends with
+    compiles nobody asked for leaves no compiler processes or temporary files behind)."""
+    with _lock:
+        while _queue:
+            key, fut = _queue.popleft()
+            fut.cancel()
+            if _jobs.get(key) is fut:
+                del _jobs[key]  # asked for later: compiled then
+        running = list(_workers)
+    for t in running:
+        t.join()
 
 
 def _after_fork_in_child() -> None:

@@ -624,7 +624,6 @@ def _with_cache(compile_, src: Path, inc: list[str], sm: str, ident: list, use_c
     """Run ``compile_`` unless a report for the same device code, options and compiler is on
     disk. The key hashes the device-only code (so an edit of host code does not recompile)
     and, since the whole file is the fallback, the file and its quoted includes."""
-    cfile = None
     if use_cache:
         dc = _device_code(src, inc) if device_only else None
         kh = hashlib.sha256(json.dumps({
@@ -632,15 +631,61 @@ def _with_cache(compile_, src: Path, inc: list[str], sm: str, ident: list, use_c
             "src": _source_digest(src, inc), "args": ident}, sort_keys=True).encode()).hexdigest()
         root = Path(cache_root) if cache_root else cache_dir()
         cfile = root / kh[:2] / f"{kh}.json"
-        if cfile.is_file():
-            try:
-                rep = PtxasReport.from_json(json.loads(cfile.read_text(encoding="utf-8")))
-                rep.cached = True
+        rep = _read_cached(cfile)
+        if rep is not None:
+            return rep
+        # Another process (the parent of a worker pool, another cudalint) may be compiling the
+        # same code: wait for it and read its report rather than compiling it a second time.
+        with _compile_lock(cfile):
+            rep = _read_cached(cfile)
+            if rep is not None:
                 return rep
-            except Exception:
-                pass
-    rep = compile_()
-    if use_cache and cfile is not None and rep.ok:
+            rep = compile_()
+            _store(cfile, rep)
+        return rep
+    return compile_()
+
+
+def _read_cached(cfile: Path) -> Optional[PtxasReport]:
+    if not cfile.is_file():
+        return None
+    try:
+        rep = PtxasReport.from_json(json.loads(cfile.read_text(encoding="utf-8")))
+    except Exception:
+        return None
+    rep.cached = True
+    return rep
+
+
+class _compile_lock:
+    """An exclusive lock on ``CACHEFILE.lock`` for one compile (POSIX ``flock``; none elsewhere
+    or where the cache folder is not writable). The lock file stays: removing it would race."""
+
+    def __init__(self, cfile: Path):
+        self.path = cfile.with_suffix(".lock")
+        self.fd: Optional[int] = None
+
+    def __enter__(self):
+        try:
+            import fcntl
+
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.fd = os.open(str(self.path), os.O_RDWR | os.O_CREAT, 0o644)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            if self.fd is not None:
+                os.close(self.fd)
+            self.fd = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the flock
+        return False
+
+
+def _store(cfile: Path, rep: PtxasReport) -> None:
+    if rep.ok:
         # failures are not cached: they may come from the environment (a missing tool, /tmp)
         try:
             cfile.parent.mkdir(parents=True, exist_ok=True)
@@ -650,7 +695,6 @@ def _with_cache(compile_, src: Path, inc: list[str], sm: str, ident: list, use_c
             os.replace(tmp, cfile)
         except OSError:
             pass
-    return rep
 
 
 def _nvcc_device_only(src: Path, dc, cmd: list[str], sm: str, tool: str,
@@ -672,8 +716,19 @@ def _nvcc_device_only(src: Path, dc, cmd: list[str], sm: str, tool: str,
     return rep
 
 
+@lru_cache(maxsize=1)
+def _nice_prefix() -> tuple[str, ...]:
+    """``nice -n 5``: compiles run beside the analysis (in background threads, on the cores it
+    leaves); at a lower priority they take what the analysis does not use instead of slowing
+    it. ``CUDALINT_NICE=0`` runs them at normal priority."""
+    if os.environ.get("CUDALINT_NICE", "") == "0":
+        return ()
+    tool = shutil.which("nice")
+    return (tool, "-n", "5") if tool else ()
+
+
 def _nvcc_run(cmd: list[str], sm: str, tool: str, version: Optional[str], timeout: float) -> PtxasReport:
-    rc, out, err = _run(cmd, timeout)
+    rc, out, err = _run(list(_nice_prefix()) + cmd, timeout)
     log = (out + ("\n" if out and err else "") + err).strip()
     if rc == 124:
         return PtxasReport(ok=False, reason=f"nvcc timed out after {timeout:g} s", arch=sm, nvcc=tool,

@@ -190,6 +190,7 @@ def main(argv=None) -> int:
     ap.add_argument("--no-ptxas", action="store_true", help="turn ptxas off (not what users get)")
     ap.add_argument("--fixture", default=str(ROOT / "fixtures" / "examples" / "matmul.cu"))
     ap.add_argument("--skip-cli", action="store_true")
+    ap.add_argument("--only-cold", action="store_true", help="bare parse and the cold run only (quick A/B)")
     ap.add_argument("--cli", help="the command to time (default: the cudalint script on PATH)")
     ap.add_argument("--profile", help="write a cProfile of one cold single-process run here")
     a = ap.parse_args(argv)
@@ -222,6 +223,11 @@ def main(argv=None) -> int:
             runs["cold"].append(t)
             breakdown.append(dict(PHASES))
             analysed = st.analysed
+            if a.only_cold:
+                runs["warm"].append(float("nan"))
+                runs["cold_ptxas_cached"].append(float("nan"))
+                runs["parallel"].append(float("nan"))
+                continue
             t, st = timed_check(files, a, 1, work / f"c{r}", False)
             runs["warm"].append(t)
             cached = st.cached
@@ -248,7 +254,7 @@ def main(argv=None) -> int:
         print(f"ratio cold / bare parse       : {m['cold'] / m['bare']:8.2f}x   (budget 2x)")
         print(f"ratio warm / cold             : {m['warm'] / m['cold']:8.3f}    (budget 0.05)")
         print(f"ratio {a.jobs} workers / cold      : {m['parallel'] / m['cold']:8.2f}    (budget 0.6 for 2)")
-        if not a.skip_cli:
+        if not a.skip_cli and not a.only_cold:
             env = dict(os.environ)
             for k, v in cli_phase(a, env).items():
                 budget = {"cudalint --version": 0.3, "check empty.cu": 0.3,
