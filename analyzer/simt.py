@@ -307,12 +307,13 @@ class Simt(SimtEval):
         if self._known_for(known, m.may):
             if self.track_branches:
                 self._branch_stats(s, ct, m)
-            mt = Mask(m.must & ct, m.may & ct)
-            me = Mask(m.must & ~ct, m.may & ~ct)
+            mt = _narrow(m, ct)
             if mt.any():
                 self.block(s.then, mt, fr)
-            if s.otherwise is not None and me.any():
-                self.block(s.otherwise, me, fr)
+            if s.otherwise is not None:
+                me = _narrow(m, ~ct)
+                if me.any():
+                    self.block(s.otherwise, me, fr)
             return
         if self.track_branches:
             st = self.branches.setdefault(id(s), BranchStats(s))
@@ -483,7 +484,7 @@ class Simt(SimtEval):
                     known = c.k
                     ct = c.v != 0
                     if self._known_for(known, cur.may):
-                        cur = Mask(cur.must & ct, cur.may & ct)
+                        cur = _narrow(cur, ct)
                     elif self.uniform(s.cond) and self._unknown_for(known, cur.may):
                         if it >= UNKNOWN_LOOP_ITERATIONS:
                             truncated = True
@@ -628,6 +629,15 @@ class Simt(SimtEval):
         ``"extern"`` for all extern ``__shared__`` arrays, which alias) to its accesses in the
         interval, in execution order. The interpreter keeps nothing; a subclass consumes them
         (:class:`.races.Simt` pairs them into races)."""
+
+
+def _narrow(m: Mask, sel: np.ndarray) -> Mask:
+    """``m`` restricted to the threads ``sel`` holds for; a certain mask (one array for must
+    and may) stays one array."""
+    if m.must is m.may:
+        x = m.must & sel
+        return Mask(x, x)
+    return Mask(m.must & sel, m.may & sel)
 
 
 def _stmt_handler(s: ir.Stmt):

@@ -321,7 +321,7 @@ class SimtEval:
     def store(self, fr: _Frame, key, val, m: Mask) -> None:
         old = fr.env.get(key)
         full = (m.must is self._known or bool(np.all(m.must))) and \
-            (m.may is self._known or bool(np.all(m.may)))
+            (m.may is m.must or m.may is self._known or bool(np.all(m.may)))
         if full:
             fr.env[key] = val
             return
@@ -365,8 +365,9 @@ class SimtEval:
         else:
             nv, ov = new.v, old.v
         v = np.where(m.must, nv, ov)
-        unsure = m.may & ~m.must
-        if unsure.any():
+        # threads that may or may not store (none when the mask is certain: one array)
+        unsure = m.may & ~m.must if m.may is not m.must else None
+        if unsure is not None and unsure.any():
             same = new.k & old.k & (nv == ov)
             k = k & (~unsure | same)
         t = None
@@ -374,7 +375,7 @@ class SimtEval:
             z = np.zeros(self.n, dtype=_INT)
             nt, ot = (new.t if new.t is not None else z), (old.t if old.t is not None else z)
             t = np.where(m.must, nt, ot)
-            if unsure.any():
+            if unsure is not None and unsure.any():
                 t = np.where(unsure & (nt != ot), 0, t)
         return V(v, k, t)
 
