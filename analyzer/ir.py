@@ -112,11 +112,16 @@ class Expr:
         return []
 
     def walk(self) -> Iterator["Expr"]:
-        """Pre-order traversal of this expression tree."""
-        yield self
-        for c in self.children():
-            if c is not None:
-                yield from c.walk()
+        """Pre-order traversal of this expression tree. Iterative: the analyses walk trees
+        millions of times per run, and nested generators cost a frame per level per node."""
+        stack = [self]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            e = pop()
+            yield e
+            ch = e.children()
+            if ch:
+                push([c for c in reversed(ch) if c is not None])
 
 
 @dataclass(eq=False)
@@ -448,16 +453,20 @@ class OtherStmt(Stmt):
 
 
 def walk_stmt(s: Stmt) -> Iterator[Stmt]:
-    yield s
-    if isinstance(s, Block):
-        for c in s.stmts:
-            yield from walk_stmt(c)
-        return
-    if isinstance(s, Loop):
-        for i in s.init:
-            yield from walk_stmt(i)
-    for b in s.child_blocks():
-        yield from walk_stmt(b)
+    """Pre-order: a block's statements; a loop's init statements, then its child blocks; any
+    other statement's child blocks (iterative, as :meth:`Expr.walk`)."""
+    stack = [s]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        st = pop()
+        yield st
+        if isinstance(st, Block):
+            push(st.stmts[::-1])
+            continue
+        kids = list(st.init) if isinstance(st, Loop) else []
+        kids.extend(st.child_blocks())
+        if kids:
+            push(kids[::-1])
 
 
 def stmt_exprs(s: Stmt) -> Iterator[Expr]:
