@@ -317,12 +317,44 @@ class AddressEvaluator:
         lanes = lanes if lanes is not None else self._lanes.get(warp) or self.model.lanes(warp)
         conds = [self.b.bind(c) for c in path]
         conds = [c for c in conds if c is not sp.true]
-        out = []
-        for ln in lanes:
-            vals = thread_values(self.syms, ln)
-            if all(num_bool(c, vals) is not False for c in conds):
-                out.append(ln)
+        # a lane is active unless some condition is False for it: each condition over the
+        # lanes still active, in one compiled loop
+        tvs = [thread_values(self.syms, ln) for ln in lanes]
+        live = list(range(len(lanes)))
+        for c in conds:
+            if not live:
+                break
+            live = [i for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live], {})) if b is not False]
+        out = [lanes[i] for i in live]
         self._active_cache[key] = out
+        return out
+
+    def threads_active(self, tids, path: tuple) -> list:
+        """``[thread_active(t, path) for t in tids]``, each condition evaluated over the
+        threads in one compiled loop."""
+        key = ("bound", path)
+        conds = self._active_cache.get(key)
+        if conds is None:
+            conds = [self.b.bind(c) for c in path]
+            self._active_cache[key] = conds
+        tvs = []
+        for t in tids:
+            x, y, z = self.model.coords(t)
+            tvs.append(thread_values(self.syms, Lane(t % 32, t, x, y, z)))
+        out: list = [True] * len(tvs)
+        live = list(range(len(tvs)))
+        for c in conds:  # False for a thread ends it; None (unknown) is kept, and may turn False
+            if not live:
+                break
+            nxt = []
+            for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live], {})):
+                if b is False:
+                    out[i] = False
+                else:
+                    if b is None:
+                        out[i] = None
+                    nxt.append(i)
+            live = nxt
         return out
 
     def thread_active(self, tid: int, path: tuple) -> Optional[bool]:

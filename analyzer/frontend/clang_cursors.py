@@ -14,6 +14,8 @@ from typing import Optional
 import clang.cindex as ci
 
 from .. import ir
+from . import clang_fast
+from .clang_fast import children, preorder
 
 CK = ci.CursorKind
 TK = ci.TypeKind
@@ -35,7 +37,7 @@ def is_prelude(path: str) -> bool:
 
 
 def attrs(c: ci.Cursor) -> set[CK]:
-    return {ch.kind for ch in c.get_children() if ch.kind.is_attribute()}
+    return {ch.kind for ch in children(c) if ch.kind.is_attribute()}
 
 
 def function_kind(c: ci.Cursor) -> str:
@@ -55,9 +57,8 @@ def loc_file(loc) -> str:
 
 
 def srange(c: ci.Cursor) -> ir.SourceRange:
-    e = c.extent
-    s, t = e.start, e.end
-    return ir.SourceRange(loc_file(s), s.line, s.column, t.line, t.column)
+    s, t = clang_fast.extent(c)
+    return ir.SourceRange(s[0], s[1], s[2], t[1], t[2])
 
 
 
@@ -102,7 +103,7 @@ def targ_kind(c: ci.Cursor, i: int):
 
 def callee_spelling(c: ci.Cursor) -> str:
     """Name of an unresolved callee (a call on dependent types inside a template)."""
-    for x in c.walk_preorder():
+    for x in preorder(c):
         if x.kind in (CK.OVERLOADED_DECL_REF, CK.DECL_REF_EXPR, CK.MEMBER_REF_EXPR) and x.spelling:
             return x.spelling
     return ""
@@ -115,7 +116,7 @@ def is_default_arg(c: ci.Cursor) -> bool:
     st, en = c.extent.start, c.extent.end
     if st.file is None:
         return True
-    return st.offset == en.offset and next(iter(c.get_children()), None) is None
+    return st.offset == en.offset and next(iter(children(c)), None) is None
 
 
 def same_extent(a: ci.Cursor, b: ci.Cursor) -> bool:
@@ -132,8 +133,8 @@ def simple_defines(text: str) -> dict:
 
 
 def cursor_key(c: ci.Cursor) -> str:
-    loc = c.location
-    return f"{c.spelling}@{loc_file(loc)}:{loc.line}:{loc.column}:{c.kind.value}"
+    name, line, col, _ = clang_fast.location(c.location, c._tu)
+    return f"{c.spelling}@{name}:{line}:{col}:{c._kind_id}"
 
 
 def targs_key(c: ci.Cursor) -> str:
@@ -329,7 +330,7 @@ def for_header_semicolons(c: ci.Cursor, body: Optional[ci.Cursor] = None) -> lis
 
 
 def find_ref(c: ci.Cursor) -> Optional[ci.Cursor]:
-    for x in c.walk_preorder():
+    for x in preorder(c):
         if x.kind in (CK.DECL_REF_EXPR, CK.OVERLOADED_DECL_REF):
             return x.referenced
     return None
@@ -348,11 +349,11 @@ def syncs_the_grid(call: ci.Cursor, depth: int = 0) -> bool:
     body = ref.get_definition() if ref is not None else None
     if body is None or depth > 3 or "cooperative_groups" in (body.semantic_parent.type.spelling or ""):
         return False
-    for n in body.walk_preorder():
+    for n in preorder(body):
         if n.kind != CK.CALL_EXPR or n.spelling != "sync":
             continue
         # `grid.sync()`: the object under the member reference; `cg::sync(grid)`: an argument
-        if "grid_group" in " ".join(g.type.spelling for a in n.get_children() for g in (a, *a.get_children())):
+        if "grid_group" in " ".join(g.type.spelling for a in children(n) for g in (a, *children(a))):
             return True
         if n.referenced is not None and n.referenced != ref and syncs_the_grid(n, depth + 1):
             return True
@@ -369,7 +370,7 @@ def cg_sync_scope(call: ir.Call) -> str:
 
 
 def has_managed(c: ci.Cursor) -> bool:
-    return any(ch.kind.is_attribute() and "managed" in (ch.spelling or "") for ch in c.get_children())
+    return any(ch.kind.is_attribute() and "managed" in (ch.spelling or "") for ch in children(c))
 
 
 def int_or_none(s: str) -> Optional[int]:

@@ -27,6 +27,8 @@ import clang.cindex as ci
 
 from .. import ir
 from .clang_ext import evaluate, specialized_template
+from . import clang_fast
+from .clang_fast import children, preorder
 from .clang_cursors import (
     CK, NO_SIZE_KINDS, TK, TOP_KINDS, VECTOR_RE, attrs, cursor_key, file_bytes, function_kind,
     has_managed, int_or_none, is_prelude, read_text, simple_defines, srange, targ_kind, targs_key,
@@ -51,6 +53,8 @@ class Lowerer(StmtLowering, ExprLowering):
         self.vars: dict[str, ir.Variable] = {}  # USR/hash -> Variable
         self.functions: dict[str, ir.Function] = {}  # key -> Function
         self._uid = 0
+        self._ctypes: dict = {}  # (type kind, QualType pointer) -> CType
+        self._fkinds: dict = {}  # function cursor -> global | device | host | host_device
         # per-function state
         self._locals: Optional[list] = None
         self._globals_used: Optional[list] = None
@@ -69,10 +73,10 @@ class Lowerer(StmtLowering, ExprLowering):
             if c.kind == CK.VAR_DECL and self._in_main(c):
                 self._file_var(c)
             elif c.kind == CK.FUNCTION_DECL and c.is_definition() and self._in_main(c):
-                k = function_kind(c)
+                k = self.function_kind(c)
                 (kernels_cursors if k == "global" else host_cursors).append(c)
             elif c.kind == CK.FUNCTION_TEMPLATE and c.is_definition() and self._in_main(c):
-                if function_kind(c) == "global":
+                if self.function_kind(c) == "global":
                     templates.append(c)
                 else:
                     host_cursors.append(c)
@@ -81,7 +85,7 @@ class Lowerer(StmtLowering, ExprLowering):
         for c in kernels_cursors:
             self.lower_function(c)
         for c in host_cursors:
-            if function_kind(c) in ("host", "host_device") and c.kind != CK.FUNCTION_TEMPLATE:
+            if self.function_kind(c) in ("host", "host_device") and c.kind != CK.FUNCTION_TEMPLATE:
                 self.lower_function(c)
         # Template specializations referenced anywhere (launch sites, explicit instantiation).
         specs = self._specializations(templates)
@@ -99,7 +103,7 @@ class Lowerer(StmtLowering, ExprLowering):
         blocks opened there. Kinds are filtered before locations: a parse that includes the
         C++ standard library has tens of thousands of top-level cursors and asking each for
         its file is the expensive part."""
-        for c in root.get_children():
+        for c in children(root):
             k = c.kind
             if k in (CK.NAMESPACE, CK.LINKAGE_SPEC, CK.UNEXPOSED_DECL):
                 if self._in_main(c):
@@ -109,15 +113,16 @@ class Lowerer(StmtLowering, ExprLowering):
 
     def _in_main(self, c: ci.Cursor) -> bool:
         """In the main file or in one of the user's headers (see ``project_files``)."""
-        f = c.location.file
-        if f is None:
+        loc = c.location
+        name = clang_fast.location(loc, c._tu)[0]
+        if not name:
             return False
-        hit = self._in_scope.get(f.name)
+        hit = self._in_scope.get(name)
         if hit is None:
-            ap = os.path.abspath(f.name)
+            ap = os.path.abspath(name)
             hit = ap == self.path or (self.scope is not None and
-                                      self.scope.contains(ap, c.location.is_in_system_header))
-            self._in_scope[f.name] = hit
+                                      self.scope.contains(ap, loc.is_in_system_header))
+            self._in_scope[name] = hit
         return hit
 
     def _bytes_of(self, name: str) -> bytes:
@@ -132,7 +137,7 @@ class Lowerer(StmtLowering, ExprLowering):
         wanted = {t.hash for t in templates}
         out: dict[int, list[ci.Cursor]] = {}
         seen: set[str] = set()
-        for c in (x for top in self._main_decls for x in top.walk_preorder()):
+        for c in (x for top in self._main_decls for x in preorder(top)):
             if c.kind != CK.DECL_REF_EXPR:
                 continue
             ref = c.referenced
@@ -200,10 +205,25 @@ class Lowerer(StmtLowering, ExprLowering):
 
     # ------------------------------------------------------------------ types
     def ctype(self, t: ci.Type) -> ir.CType:
-        try:
-            return self._ctype(t, 0)
-        except Exception:  # libclang type queries can fail on odd dependent types
-            return ir.CType(t.spelling)
+        # One answer per clang type: a CXType is (kind, QualType, unit), and the QualType
+        # pointer (qualifiers in its low bits) names the type for the unit's lifetime.
+        key = (t._kind_id, t.data[0])
+        hit = self._ctypes.get(key) if key[1] else None
+        if hit is None:
+            try:
+                hit = self._ctype(t, 0)
+            except Exception:  # libclang type queries can fail on odd dependent types
+                hit = ir.CType(t.spelling)
+            if key[1]:
+                self._ctypes[key] = hit
+        return hit
+
+    def function_kind(self, c: ci.Cursor) -> str:
+        """``function_kind`` once per declaration (it reads the cursor's attribute children)."""
+        k = self._fkinds.get(c)
+        if k is None:
+            k = self._fkinds[c] = function_kind(c)
+        return k
 
     def _ctype(self, t: ci.Type, depth: int) -> ir.CType:
         spelling = t.spelling
@@ -266,14 +286,14 @@ class Lowerer(StmtLowering, ExprLowering):
         key = cursor_key(c) + "|" + targs_key(c)
         if key in self.functions:
             return self.functions[key]
-        kind = function_kind(c if primary is None else primary)
+        kind = self.function_kind(c if primary is None else primary)
         name = c.spelling
         display = name
         bindings: dict = {}
         tparams: list[str] = []
         tmpl = primary if primary is not None else (c if c.kind == CK.FUNCTION_TEMPLATE else None)
         if tmpl is not None:
-            tparams = [ch.spelling for ch in tmpl.get_children()
+            tparams = [ch.spelling for ch in children(tmpl)
                        if ch.kind in (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER,
                                       CK.TEMPLATE_TEMPLATE_PARAMETER)]
         if primary is not None:
@@ -292,7 +312,7 @@ class Lowerer(StmtLowering, ExprLowering):
         try:
             fn.launch_bounds = self._launch_bounds(c if primary is None else primary, c)
             body_cursor = None
-            for ch in c.get_children():
+            for ch in children(c):
                 if ch.kind == CK.PARM_DECL:
                     fn.params.append(self._local_var(ch, param=True))
                 elif ch.kind == CK.COMPOUND_STMT:
@@ -328,11 +348,11 @@ class Lowerer(StmtLowering, ExprLowering):
         return bindings, texts
 
     def _launch_bounds(self, decl: ci.Cursor, spec: ci.Cursor):
-        for ch in decl.get_children():
+        for ch in children(decl):
             if ch.kind.is_attribute() and "launch_bounds" in (ch.spelling or "") or \
                     ch.kind == CK.UNEXPOSED_ATTR and "launch_bounds" in tokens_text(ch):
                 nums = []
-                for e in ch.get_children():
+                for e in children(ch):
                     v = None if self._dependent else evaluate(e)
                     nums.append(int(v) if isinstance(v, (int, float)) else None)
                 if not nums:
@@ -411,7 +431,7 @@ class Lowerer(StmtLowering, ExprLowering):
         loc = ref.location.file
         if loc is None or is_prelude(loc.name):
             return None
-        if function_kind(ref) == "global":
+        if self.function_kind(ref) == "global":
             return None
         d = ref.get_definition() if not ref.is_definition() else ref
         if d is None:

@@ -9,6 +9,7 @@ import clang.cindex as ci
 
 from .. import ir
 from .clang_ext import binary_operator, evaluate, specialized_template, unary_operator
+from .clang_fast import children
 from .clang_cursors import (
     BUILTIN_VARS, CK, NO_SIZE_KINDS, callee_spelling, cursor_key, find_ref, first_token, infix_op,
     int_or_none, is_default_arg, is_prelude, prefix_op, same_extent, srange, tokens_between,
@@ -29,7 +30,7 @@ class ExprLowering:
         k = c.kind
         r = srange(c)
         if k in (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR):
-            kids = list(c.get_children())
+            kids = children(c)
             if len(kids) == 1:
                 return self._expr(kids[0])
             if not kids:
@@ -62,7 +63,7 @@ class ExprLowering:
             if not c.spelling:
                 # A substituted non-type template argument (`TILE` in `f<32>`): its value is
                 # the literal child.
-                kids = [x for x in c.get_children() if x.kind.is_expression()]
+                kids = [x for x in children(c) if x.kind.is_expression()]
                 if len(kids) == 1:
                     return self._expr(kids[0])
                 v = self._eval(c)
@@ -78,7 +79,7 @@ class ExprLowering:
                 if v is not None:
                     return ir.Const(r, t, v)
                 return self._declref(c, r, t)
-            kids = list(c.get_children())
+            kids = children(c)
             if kids:
                 base = self._expr(kids[0])
                 if isinstance(base, ir.VarRef) and base.var.name in BUILTIN_VARS and \
@@ -88,11 +89,11 @@ class ExprLowering:
                 return ir.Member(r, t, base, c.spelling, arrow)
             return ir.Member(r, t, ir.Unknown(r, ir.UNKNOWN_TYPE, "this"), c.spelling, True)
         if k == CK.ARRAY_SUBSCRIPT_EXPR:
-            kids = list(c.get_children())
+            kids = children(c)
             if len(kids) == 2:
                 return ir.Index(r, t, self._expr(kids[0]), self._expr(kids[1]))
         if k == CK.BINARY_OPERATOR:
-            kids = list(c.get_children())
+            kids = children(c)
             op = binary_operator(c) or infix_op(c, kids)
             if len(kids) == 2:
                 lhs, rhs = self._expr(kids[0]), self._expr(kids[1])
@@ -100,32 +101,32 @@ class ExprLowering:
                     return ir.Assign(r, t, "=", lhs, rhs)
                 return ir.BinOp(r, t, op, lhs, rhs)
         if k == CK.COMPOUND_ASSIGNMENT_OPERATOR:
-            kids = list(c.get_children())
+            kids = children(c)
             op = binary_operator(c) or infix_op(c, kids)
             if len(kids) == 2:
                 return ir.Assign(r, t, op, self._expr(kids[0]), self._expr(kids[1]))
         if k == CK.UNARY_OPERATOR:
-            kids = list(c.get_children())
+            kids = children(c)
             op = unary_operator(c) or prefix_op(c)
             if kids:
                 return ir.UnaryOp(r, t, op, self._expr(kids[0]))
         if k == CK.CONDITIONAL_OPERATOR:
-            kids = list(c.get_children())
+            kids = children(c)
             if len(kids) == 3:
                 return ir.Ternary(r, t, self._expr(kids[0]), self._expr(kids[1]), self._expr(kids[2]))
         if k in (CK.CSTYLE_CAST_EXPR, CK.CXX_STATIC_CAST_EXPR, CK.CXX_REINTERPRET_CAST_EXPR,
                  CK.CXX_CONST_CAST_EXPR, CK.CXX_DYNAMIC_CAST_EXPR, CK.CXX_FUNCTIONAL_CAST_EXPR):
-            kids = [x for x in c.get_children() if x.kind.is_expression()]
+            kids = [x for x in children(c) if x.kind.is_expression()]
             if kids:
                 return ir.Cast(r, t, self._expr(kids[-1]))
         if k == CK.CALL_EXPR:
             return self._call(c, r, t)
         if k == CK.INIT_LIST_EXPR:
-            return ir.InitList(r, t, [self._expr(x) for x in c.get_children()])
+            return ir.InitList(r, t, [self._expr(x) for x in children(c)])
         if k == CK.LAMBDA_EXPR:
             # Not modelled as a value, but its body is lowered so that what it does (e.g. a
             # kernel launch inside `[&]{ k<<<g, b>>>(...); }`) is visible to the analyses.
-            body = next((x for x in c.get_children() if x.kind == CK.COMPOUND_STMT), None)
+            body = next((x for x in children(c) if x.kind == CK.COMPOUND_STMT), None)
             parts: list = []
             if body is not None:
                 for st in ir.walk_stmt(self.block(body)):
@@ -134,7 +135,7 @@ class ExprLowering:
         if k == CK.CXX_UNARY_EXPR:  # sizeof / alignof
             v = self._eval(c)
             return ir.SizeOf(r, t, int(v) if v is not None else None)
-        kids = [x for x in c.get_children() if x.kind.is_expression()]
+        kids = [x for x in children(c) if x.kind.is_expression()]
         return ir.Unknown(r, t, tokens_text(c)[:200], [self._expr(x) for x in kids])
 
     def _eval(self, c: ci.Cursor, force: bool = False):
@@ -198,7 +199,7 @@ class ExprLowering:
         return ir.Unknown(r, t, name)
 
     def _call(self, c: ci.Cursor, r: ir.SourceRange, t: ir.CType) -> ir.Expr:
-        kids = list(c.get_children())
+        kids = children(c)
         # A kernel launch: callee, then the configuration call, then the arguments.
         if len(kids) >= 2 and kids[1].kind == CK.CALL_EXPR and kids[1].spelling in (
                 "cudaConfigureCall", "__cudaPushCallConfiguration"):
@@ -241,7 +242,7 @@ class ExprLowering:
             # Keep the object of a method call (x.sync()) as the first argument.
             obj = kids[0]
             if obj.kind == CK.MEMBER_REF_EXPR:
-                ok = list(obj.get_children())
+                ok = children(obj)
                 if ok:
                     call.args.insert(0, self._expr(ok[0]))
         fn = self._device_function(ref) if ref is not None else None
@@ -253,7 +254,7 @@ class ExprLowering:
 
     def _launch(self, c, kids, r, t) -> ir.Expr:
         callee_c = kids[0]
-        cfg = [x for x in list(kids[1].get_children())[1:]  # drop the configure function itself
+        cfg = [x for x in children(kids[1])[1:]  # drop the configure function itself
                if not is_default_arg(x)]
         args = [self._expr(x) for x in kids[2:]]
         cfg_ir = [self._expr(x) for x in cfg]
@@ -264,7 +265,7 @@ class ExprLowering:
             tparams = []
             tmpl = specialized_template(ref)
             if tmpl is not None:
-                tparams = [ch.spelling for ch in tmpl.get_children()
+                tparams = [ch.spelling for ch in children(tmpl)
                            if ch.kind in (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER)]
             _, texts = self._bindings(ref, tparams)
             targs = tuple(texts)

@@ -11,6 +11,7 @@ from typing import Optional
 import clang.cindex as ci
 
 from .. import ir
+from .clang_fast import children
 from .clang_cursors import (
     BLOCK_BARRIERS, CK, WARP_BARRIERS, cg_sync_scope, cursor_tokens, file_bytes,
     for_header_semicolons, header_semicolons, int_or_none, is_cg_block_sync, is_test, loc_file,
@@ -25,7 +26,7 @@ class StmtLowering:
     def block(self, c: ci.Cursor) -> ir.Block:
         b = ir.Block(srange(c), [])
         if c.kind == CK.COMPOUND_STMT:
-            for ch in c.get_children():
+            for ch in children(c):
                 b.stmts.extend(self.stmt(ch))
         else:
             b.stmts.extend(self.stmt(c))
@@ -38,7 +39,7 @@ class StmtLowering:
             return [self.block(c)]
         if k == CK.DECL_STMT:
             out: list[ir.Stmt] = []
-            for d in c.get_children():
+            for d in children(c):
                 if d.kind == CK.VAR_DECL:
                     v = self._local_var(d)
                     self._locals.append(v)
@@ -46,7 +47,7 @@ class StmtLowering:
                     out.append(ir.DeclStmt(srange(d), v, init))
             return out
         if k == CK.IF_STMT:
-            kids = [ch for ch in c.get_children()]
+            kids = [ch for ch in children(c)]
             pre: list[ir.Stmt] = []
             # `if (T x = ...)` / `if (init; cond)`: leading declarations
             while len(kids) > 2 and kids[0].kind in (CK.DECL_STMT, CK.VAR_DECL):
@@ -61,42 +62,42 @@ class StmtLowering:
         if k == CK.FOR_STMT:
             return [self._for(c)]
         if k == CK.WHILE_STMT:
-            kids = list(c.get_children())
+            kids = children(c)
             if len(kids) < 2:
                 return [ir.OtherStmt(r, "while")]
             return [ir.Loop(r, "while", [], self.expr(kids[-2]), None, self.block(kids[-1]),
                             unroll=self._unroll_pragma(c))]
         if k == CK.DO_STMT:
-            kids = list(c.get_children())
+            kids = children(c)
             if len(kids) < 2:
                 return [ir.OtherStmt(r, "do")]
             return [ir.Loop(r, "do", [], self.expr(kids[1]), None, self.block(kids[0]),
                             unroll=self._unroll_pragma(c))]
         if k == CK.CXX_FOR_RANGE_STMT:
-            kids = list(c.get_children())
+            kids = children(c)
             body = self.block(kids[-1]) if kids else ir.Block(r, [])
             return [ir.Loop(r, "for", [], None, None, body)]
         if k == CK.RETURN_STMT:
-            kids = list(c.get_children())
+            kids = children(c)
             return [ir.Return(r, self.expr(kids[0]) if kids else None)]
         if k == CK.BREAK_STMT:
             return [ir.Break(r)]
         if k == CK.CONTINUE_STMT:
             return [ir.Continue(r)]
         if k == CK.SWITCH_STMT:
-            kids = list(c.get_children())
+            kids = children(c)
             if len(kids) < 2:
                 return [ir.OtherStmt(r, "switch")]
             return [ir.Switch(r, self.expr(kids[-2]), self.block(kids[-1]))]
         if k in (CK.CASE_STMT, CK.DEFAULT_STMT):
-            kids = list(c.get_children())
+            kids = children(c)
             out = [ir.Case(r, self.expr(kids[0]) if k == CK.CASE_STMT and kids else None)]
             if kids:
                 out.extend(self.stmt(kids[-1]))
             return out
         if k == CK.LABEL_STMT:
             out = [ir.OtherStmt(r, "label " + c.spelling)]
-            for ch in c.get_children():
+            for ch in children(c):
                 out.extend(self.stmt(ch))
             return out
         if k == CK.NULL_STMT:
@@ -107,7 +108,7 @@ class StmtLowering:
         if k == CK.UNEXPOSED_STMT:
             # AttributedStmt (e.g. [[likely]]) or #pragma-annotated loops: lower the children.
             out = []
-            for ch in c.get_children():
+            for ch in children(c):
                 out.extend(self.stmt(ch))
             return out
         if k.is_expression():
@@ -124,7 +125,7 @@ class StmtLowering:
         return [ir.OtherStmt(r, k.name.lower())]
 
     def _var_init(self, d: ci.Cursor) -> Optional[ir.Expr]:
-        kids = [ch for ch in d.get_children()
+        kids = [ch for ch in children(d)
                 if not ch.kind.is_attribute() and ch.kind not in (CK.TYPE_REF, CK.TEMPLATE_REF,
                                                                   CK.NAMESPACE_REF)]
         if not kids:
@@ -164,7 +165,7 @@ class StmtLowering:
 
     def _for(self, c: ci.Cursor) -> ir.Stmt:
         r = srange(c)
-        kids = list(c.get_children())
+        kids = children(c)
         # libclang omits absent for-clauses; place children by their offset against the ';'s
         # of the loop header.
         semis = self._for_semicolons(c, kids[-1] if kids else None)
