@@ -346,12 +346,30 @@ def _request_parts(elem: Optional[ir.CType], size: Optional[int]) -> list[tuple[
 def _index_text(e: S.AccessEvent, syms: S.Symbols, bindings: S.Bindings) -> str:
     """The element index, with the launch's blockDim substituted (shorter, and what the
     numbers were computed with; other parameters stay symbolic)."""
-    q = e.index_expr()
-    if q is None:
-        return user_text(e.index_text())
     dims = {s: v for s, v in bindings.values.items()
             if syms.info.get(s) is not None and syms.info[s].kind == S.BLOCKDIM}
-    return user_text(sp.expand(q.xreplace(dims)) if dims else q)
+    try:
+        key = (e.offset, e.elem_bytes, frozenset(dims.items()))
+        hit = _INDEX_TEXTS.get(key)
+    except TypeError:  # an unhashable offset
+        key = hit = None
+    if hit is not None:
+        return hit
+    q = e.index_expr()
+    if q is None:
+        text = user_text(e.index_text())
+    else:
+        text = user_text(sp.expand(q.xreplace(dims)) if dims else q)
+    if key is not None:
+        if len(_INDEX_TEXTS) >= 20_000:
+            _INDEX_TEXTS.clear()
+        _INDEX_TEXTS[key] = text
+    return text
+
+
+#: (offset, element size, blockDim values) -> index text: the accesses of a kernel (and of
+#: its inlined copies, and of the same kernel for other facts) repeat their addresses.
+_INDEX_TEXTS: dict = {}
 
 
 def kernel_mean(table: AccessTable, space: str, kind: str, field_name: str) -> Optional[float]:

@@ -187,12 +187,15 @@ def warp_sync_region(ev: AddressEvaluator, path: tuple, cache: dict) -> Optional
         model = ev.model
         warps = set()
         possible = 0
-        for t in range(model.nthreads):
-            a = ev.thread_active(t, path)
-            if a is False:
-                continue
-            possible += 1
-            warps.add(model.warp_of(t))
+        for w0 in range(0, model.nthreads, model.warp_size):  # a warp's threads at once
+            tids = range(w0, min(w0 + model.warp_size, model.nthreads))
+            for t, a in zip(tids, ev.threads_active(tids, path)):
+                if a is False:
+                    continue
+                possible += 1
+                warps.add(model.warp_of(t))
+                if len(warps) > 1:
+                    break
             if len(warps) > 1:
                 break
         if len(warps) == 1 and possible >= 2 and model.nwarps > 1:

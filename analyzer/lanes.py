@@ -92,6 +92,15 @@ class LaneModel:
         return t // self.warp_size
 
 
+def direct_first(atoms: list) -> list:
+    """The run-time values an index depends on, in the order a message names them: those not
+    nested inside another first (the direct dependency: `points[...]` of
+    `extrema[points[pidx + history_lengths[tid]]]`), then sympy's canonical order. A set's own
+    order changes from run to run (string hashing is salted per process)."""
+    inner = {id(b) for a in atoms for b in atoms if b is not a and a.has(b)}
+    return sorted(atoms, key=lambda a: (id(a) in inner, sp.default_sort_key(a)))
+
+
 def thread_values(syms: "S.Symbols", lane: Lane) -> dict:
     t = syms.thread
     return {t["x"]: lane.x, t["y"]: lane.y, t["z"]: lane.z}
@@ -308,12 +317,44 @@ class AddressEvaluator:
         lanes = lanes if lanes is not None else self._lanes.get(warp) or self.model.lanes(warp)
         conds = [self.b.bind(c) for c in path]
         conds = [c for c in conds if c is not sp.true]
-        out = []
-        for ln in lanes:
-            vals = thread_values(self.syms, ln)
-            if all(num_bool(c, vals) is not False for c in conds):
-                out.append(ln)
+        # a lane is active unless some condition is False for it: each condition over the
+        # lanes still active, in one compiled loop
+        tvs = [thread_values(self.syms, ln) for ln in lanes]
+        live = list(range(len(lanes)))
+        for c in conds:
+            if not live:
+                break
+            live = [i for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live], {})) if b is not False]
+        out = [lanes[i] for i in live]
         self._active_cache[key] = out
+        return out
+
+    def threads_active(self, tids, path: tuple) -> list:
+        """``[thread_active(t, path) for t in tids]``, each condition evaluated over the
+        threads in one compiled loop."""
+        key = ("bound", path)
+        conds = self._active_cache.get(key)
+        if conds is None:
+            conds = [self.b.bind(c) for c in path]
+            self._active_cache[key] = conds
+        tvs = []
+        for t in tids:
+            x, y, z = self.model.coords(t)
+            tvs.append(thread_values(self.syms, Lane(t % 32, t, x, y, z)))
+        out: list = [True] * len(tvs)
+        live = list(range(len(tvs)))
+        for c in conds:  # False for a thread ends it; None (unknown) is kept, and may turn False
+            if not live:
+                break
+            nxt = []
+            for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live], {})):
+                if b is False:
+                    out[i] = False
+                else:
+                    if b is None:
+                        out[i] = None
+                    nxt.append(i)
+            live = nxt
         return out
 
     def thread_active(self, tid: int, path: tuple) -> Optional[bool]:
@@ -369,11 +410,11 @@ class AddressEvaluator:
             if not uniform:
                 break
             e = e.xreplace(uniform)
-        lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & self._thread_syms]
+        lane_data = direct_first([a for a in e.atoms(S.MemLoad) if a.free_symbols & self._thread_syms])
         if lane_data:
             return [WarpAddresses(w, "data-dependent", why=f"the index depends on `{user_text(lane_data[0])}`, "
                                   "a value read at run time") for w in warps]
-        lane_opaque = [a for a in e.atoms(S.Opaque) if a.free_symbols & self._thread_syms]
+        lane_opaque = direct_first([a for a in e.atoms(S.Opaque) if a.free_symbols & self._thread_syms])
         if lane_opaque:
             return [WarpAddresses(w, "unknown", why=f"the index depends on `{user_text(lane_opaque[0].args[0])}`, "
                                   "which the analysis does not model") for w in warps]

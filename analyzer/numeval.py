@@ -23,6 +23,9 @@ _MAX_CACHE = 50_000
 _COMPILE_AFTER = 2  # uses: a one-off expression is cheaper to walk than to compile
 
 
+_MISS = object()  # a symbol without a value in ``extra``
+
+
 class Unknown(Exception):
     """Something in the expression has no value."""
 
@@ -87,7 +90,10 @@ class _Gen:
 
     def __init__(self, lanes: bool = False):
         self.lanes = lanes
-        self.env = {"_unk": _unk, "_as_int": as_int, "_pow": _pow, "_and": _and, "_or": _or,
+        self.prologue: list[str] = []  # lanes: each symbol's value in ``extra``, looked up once
+        self._extra: dict = {}
+        self._n = 0
+        self.env = {"_MISS": _MISS, "_unk": _unk, "_as_int": as_int, "_pow": _pow, "_and": _and, "_or": _or,
                     "_sum": sum, "_min": min, "_max": max, "_abs": abs, "_floor": math.floor,
                     "_ceil": math.ceil}
 
@@ -104,8 +110,16 @@ class _Gen:
         if e.is_Float:
             return self.const(float(e))
         if e.is_Symbol:
-            k = self.const(e)
-            get = f"(extra[{k}] if {k} in extra else tv.get({k}))" if self.lanes else f"vals.get({k})"
+            if self.lanes:
+                # ``extra`` is the same for every lane: one lookup per call, not per lane
+                x = self._extra.get(e)
+                if x is None:
+                    k = self.const(e)
+                    x = self._extra[e] = (f"_x{len(self._extra)}", k)
+                    self.prologue.append(f"{x[0]} = extra.get({k}, _MISS)")
+                get = f"({x[0]} if {x[0]} is not _MISS else tv.get({x[1]}))"
+            else:
+                get = f"vals.get({self.const(e)})"
             return f"(_t if (_t := {get}) is not None else _unk())"
         f = e.func
         a = e.args
@@ -115,10 +129,11 @@ class _Gen:
             return "(1" + "".join(" * " + self.num(x) for x in a) + ")"
         if f is sp.Pow:
             return f"_pow({self.num(a[0])}, {self.num(a[1])})"
-        if f is sp.floor:
-            return f"_floor({self.num(a[0])})"
-        if f is sp.ceiling:
-            return f"_ceil({self.num(a[0])})"
+        if f is sp.floor or f is sp.ceiling:
+            fast = self._int_round(a[0], f is sp.floor)
+            if fast is not None:
+                return fast
+            return f"{'_floor' if f is sp.floor else '_ceil'}({self.num(a[0])})"
         if f is sp.Mod:
             return f"({self.num(a[0])} % {self.num(a[1])})"
         if f is sp.Min or f is sp.Max:
@@ -134,6 +149,53 @@ class _Gen:
         if op is not None:
             return f"(_as_int({self.num(a[0])}) {op} _as_int({self.num(a[1])}))"
         return "_unk()"
+
+    def _int_round(self, e, down: bool):
+        """``floor``/``ceiling`` of ``c0 + sum(c_i * x_i)`` with rational ``c_i``: when every
+        ``x_i`` is an int, ``N // L`` over the common denominator ``L`` (exactly the floor of
+        the Fraction sum, without building Fractions); otherwise the Fraction/float code as
+        written, each ``x_i`` still evaluated once. None: not of that form."""
+        terms = e.args if e.func is sp.Add else (e,)
+        if not any(t.is_Rational and not t.is_Integer or t.func is sp.Mul and t.args[0].is_Rational
+                   and not t.args[0].is_Integer for t in terms):
+            return None  # no fraction to avoid
+        coeffs, xs, const = [], [], sp.Integer(0)
+        for t in terms:
+            if t.is_Rational:
+                const = t
+            elif t.func is sp.Mul and len(t.args) == 2 and t.args[0].is_Rational and not t.args[1].is_number:
+                coeffs.append(t.args[0])
+                xs.append(t.args[1])
+            elif not t.is_number and t.func is not sp.Mul:
+                coeffs.append(sp.Integer(1))
+                xs.append(t)
+            else:
+                return None
+        if len(xs) + (const != 0) != len(terms) or not xs:
+            return None
+        den = int(sp.ilcm(*[int(c.q) for c in coeffs + [const]]))
+        names = []
+        for x in xs:
+            self._n += 1
+            names.append(f"_v{self._n}")
+        # the slow path repeats the generated code of the term, reading the value of x_i
+        slow_terms, it = [], iter(names)
+        for t in terms:
+            if t.is_Rational:
+                slow_terms.append(self.num(t))
+            elif t.func is sp.Mul:
+                slow_terms.append(f"(1 * {self.num(t.args[0])} * {next(it)})")
+            else:
+                slow_terms.append(next(it))
+        slow = f"_sum(({''.join(x + ', ' for x in slow_terms)}))" if e.func is sp.Add else slow_terms[0]
+        fn = "_floor" if down else "_ceil"
+        n = " + ".join([f"{int(c * den)} * {v}" for c, v in zip(coeffs, names)]
+                       + ([str(int(const * den))] if const != 0 else []))
+        fast = f"({n}) // {den}" if down else f"-((-({n})) // {den})"
+        # every x_i is evaluated (in order, once) before either branch is taken
+        bind = "".join(f"({v} := {self.num(x)}), " for v, x in zip(names, xs))
+        ints = " and ".join(f"{v}.__class__ is int" for v in names)
+        return f"(({fast}) if ({bind}) and {ints} else {fn}({slow}))"
 
     def bool(self, c) -> str:
         if c is sp.true or c is True:
@@ -158,7 +220,8 @@ def _build(e, kind: str, lanes: bool = False):
     g = _Gen(lanes)
     body = g.num(e) if kind == "num" else g.bool(e)
     if lanes:
-        src = f"def _f(tvs, extra):\n    return [{body} for tv in tvs]\n"
+        pro = "".join(f"    {line}\n" for line in g.prologue)
+        src = f"def _f(tvs, extra):\n{pro}    return [{body} for tv in tvs]\n"
     else:
         src = f"def _f(vals):\n    return {body}\n"
     exec(compile(src, "<numeval>", "exec"), g.env)

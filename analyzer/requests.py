@@ -51,15 +51,37 @@ def _restrict(v) -> bool:
     return v is not None and "__restrict" in v.type.spelling
 
 
+_DIFFERENCES: dict = {}
+
+
+def _difference(x, y):
+    """``expand(x - y)``, None where it cannot be formed; memoised: the aliasing checks compare
+    every pair of a kernel's accesses, loop by loop."""
+    key = (x, y)
+    try:
+        return _DIFFERENCES[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable offset
+        key = None
+    try:
+        d = sp.expand(x - y)
+    except (TypeError, ValueError):
+        d = None
+    if key is not None:
+        if len(_DIFFERENCES) >= 50_000:
+            _DIFFERENCES.clear()
+        _DIFFERENCES[key] = d
+    return d
+
+
 def _same_address(a: S.AccessEvent, b: S.AccessEvent) -> bool:
     if a.pointer.base is None or a.pointer.base is not b.pointer.base or a.space != b.space:
         return False
     if a.elem_bytes != b.elem_bytes:
         return False
-    try:
-        return sp.expand(a.offset - b.offset) == 0
-    except (TypeError, ValueError):
-        return False
+    d = _difference(a.offset, b.offset)
+    return d is not None and d == 0
 
 
 def may_alias(a: S.AccessEvent, b: S.AccessEvent) -> bool:
@@ -69,9 +91,8 @@ def may_alias(a: S.AccessEvent, b: S.AccessEvent) -> bool:
         return False
     va, vb = a.pointer.base, b.pointer.base
     if va is not None and va is vb:
-        try:
-            d = sp.expand(a.offset - b.offset)
-        except (TypeError, ValueError):
+        d = _difference(a.offset, b.offset)
+        if d is None:
             return True
         if d.is_Integer:
             return abs(int(d)) < max(a.elem_bytes or 16, b.elem_bytes or 16)
@@ -161,6 +182,10 @@ def _guards(e: S.AccessEvent) -> list:
     return [c for i, c in enumerate(e.path) if i not in own]
 
 
+#: (expression, bound values, defaults) -> RequestCounter._bound's answer, across kernels
+_BOUND: dict = {}
+
+
 class RequestCounter:
     """Counts the warp-level requests of accesses for one launch."""
 
@@ -196,15 +221,25 @@ class RequestCounter:
         hit = self._bound_memo.get(key) if key is not None else None
         if hit is not None:
             return hit  # every access of a loop binds the same trips and guards
-        e = self.b.bind(e)
-        res = (e, False)
-        if isinstance(e, sp.Basic) and self.b.defaults:
-            free = e.free_symbols & set(self.b.defaults)
-            if free:
-                res = (e.xreplace({s: self.b.defaults[s] for s in free}), True)
+        # the kernels of a file (template instances, a kernel per phase) share their guards
+        # and trips, and rebuilding a Max/Min after the substitution is costly in sympy
+        shared = (key, frozenset(self.b.values.items()), frozenset(self.b.defaults.items())) \
+            if key is not None else None
+        hit = _BOUND.get(shared) if shared is not None else None
+        if hit is None:
+            e = self.b.bind(e)
+            hit = (e, False)
+            if isinstance(e, sp.Basic) and self.b.defaults:
+                free = e.free_symbols & set(self.b.defaults)
+                if free:
+                    hit = (e.xreplace({s: self.b.defaults[s] for s in free}), True)
+            if shared is not None:
+                if len(_BOUND) >= 20_000:
+                    _BOUND.clear()
+                _BOUND[shared] = hit
         if key is not None:
-            self._bound_memo[key] = res
-        return res
+            self._bound_memo[key] = hit
+        return hit
 
     def count(self, e: S.AccessEvent, levels: int) -> tuple[Optional[float], Optional[float], list]:
         """(requests for the launch or None, requests per block (weight) or None, notes)."""

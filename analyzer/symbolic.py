@@ -44,7 +44,7 @@ from .symbolic_bindings import DEFAULT_PARAM_VALUE, Bindings, make_bindings
 from .symbolic_exprs import WalkerExprs
 from .symbolic_values import (AccessEvent, BitAnd, bounded, in_memory, INLINE_BUDGET, is_data,
                               is_expr, is_volatile_type, ITER, lane_varying, LoopInfo, MemLoad,
-                              negate, Opaque, piecewise, Pointer, Symbols, Value, WalkState)
+                              made, negate, Opaque, piecewise, Pointer, Symbols, Value, WalkState)
 from .symbolic_values import (BitOr, BitXor, BLOCK, BLOCKDIM, BOOL, data_atoms, GRIDDIM,
                               larger_than, MAX_INLINE_DEPTH, MAX_NODES, OPAQUE, PARAM, ShiftLeft,
                               ShiftRight, SymInfo, TEMPLATE, THREAD)
@@ -380,7 +380,7 @@ class Walker(WalkerExprs):
                     n = (bound - start) / step
                 else:
                     return None
-                return sp.Max(n, 0) if not n.is_number else sp.Integer(max(int(n), 0))
+                return made(sp.Max, n, sp.Integer(0)) if not n.is_number else sp.Integer(max(int(n), 0))
         return None
 
     def _peek(self, e: ir.Expr, st: WalkState) -> Value:

@@ -20,7 +20,7 @@ from .symbolic_textures import walk_texture_call
 from .texture_calls import texture_call
 from .symbolic_values import (AccessEvent, BitAnd, BitOr, BitXor, bounded, _coefficients, in_memory,
                               INLINE_BUDGET, is_data, is_expr, is_volatile_type, lane_varying,
-                              larger_than, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque, piecewise,
+                              larger_than, made, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque, piecewise,
                               Pointer, ShiftLeft, ShiftRight, Value, WalkState)
 
 
@@ -157,7 +157,7 @@ class WalkerExprs:
             b = self._rvalue(e.rhs, st)
             if is_expr(a) and is_expr(b):
                 try:
-                    return _REL[e.op](a, b)
+                    return made(_REL[e.op], a, b)
                 except (TypeError, ValueError):
                     pass
             return self.syms.boolean()
@@ -165,7 +165,7 @@ class WalkerExprs:
             a = self._cond(e.lhs, st)
             b = self._cond(e.rhs, st.fork(a if e.op == "&&" else negate(a)))
             try:
-                return sp.And(a, b) if e.op == "&&" else sp.Or(a, b)
+                return made(sp.And if e.op == "&&" else sp.Or, a, b)
             except (TypeError, ValueError):
                 return self.syms.boolean()
         if isinstance(e, ir.UnaryOp) and e.op == "!":
@@ -177,7 +177,7 @@ class WalkerExprs:
             return v
         if is_expr(v):
             try:
-                return sp.Ne(v, 0)
+                return made(sp.Ne, v, sp.Integer(0))
             except (TypeError, ValueError):
                 pass
         return self.syms.boolean()
@@ -330,13 +330,13 @@ class WalkerExprs:
                     return self._unknown("div0", lane=lane_varying(a, self.syms))
                 if t.is_float or a.has(sp.Float) or b.has(sp.Float):
                     return a / b
-                return _idiv(a, b)
+                return made(_idiv, a, b)
             if op == "%":
                 if b == 0 or t.is_float:
                     return self._unknown("mod", lane=lane_varying(a, self.syms))
                 if a.is_Integer and b.is_Integer:
                     return sp.Integer(cint.mod(int(a), int(b)))
-                return sp.Mod(a, b)
+                return made(sp.Mod, a, b)
             if op == "<<":
                 k = _int_value(b)
                 if k is not None and 0 <= k < 64:
@@ -345,7 +345,7 @@ class WalkerExprs:
             if op == ">>":
                 k = _int_value(b)
                 if k is not None and 0 <= k < 64:
-                    return _idiv(a, sp.Integer(2 ** k))
+                    return made(_idiv, a, sp.Integer(2 ** k))
                 return ShiftRight(a, b)
             if op == "&":
                 for x, y in ((a, b), (b, a)):
@@ -635,7 +635,7 @@ class WalkerExprs:
             fn = _MINMAX.get(full) or _MINMAX[name]
             if len(vals) == 2 and all(is_expr(v) for v in vals):
                 try:
-                    return fn(*vals)
+                    return made(fn, *vals)
                 except (TypeError, ValueError):
                     pass
         if name in ("abs", "labs", "llabs") and len(vals) == 1 and is_expr(vals[0]):

@@ -395,6 +395,28 @@ def bounded(e: sp.Expr, w, name: str) -> sp.Expr:
     return e
 
 
+_MADE: dict = {}
+
+
+def made(fn, *args):
+    """``fn(*args)`` for a sympy constructor or a pure function of sympy values, memoised: the
+    walk builds the same conditions, minima and quotients over and over (inlined calls, the
+    two arms of a branch, each kernel of a file), and sympy evaluates each one again
+    (assumption queries, Max/Min's pairwise comparisons). The argument types are part of the
+    key, so ``2`` and ``2.0`` (equal in Python) never share an entry."""
+    try:
+        key = (fn, args, tuple(a.__class__ for a in args))
+        hit = _MADE.get(key)
+    except TypeError:  # unhashable: build it
+        return fn(*args)
+    if hit is None:
+        hit = fn(*args)
+        if len(_MADE) >= 50_000:
+            _MADE.clear()
+        _MADE[key] = hit
+    return hit
+
+
 _PIECEWISE: dict = {}
 
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+import sympy as sp
 from typer.testing import CliRunner
 
 from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
@@ -372,3 +373,16 @@ def test_negative_trip_formula_gives_no_cgma_instead_of_a_crash(tmp_path):
     assert [d.code for d in diags(p, params={"n": 4, "m": 10}) if d.code == "CL501"] == []
     # with sizes where the loop runs, the number is there: (2*(n-m) + 1) / ((n-m) + 1)
     assert analyse(p, params={"n": 14, "m": 10})["k"].cgma.kernel_number == pytest.approx(9 / 5)
+
+
+def test_rational_limit_agrees_with_sympy():
+    # the degree/leading-coefficient shortcut of _symbolic_limit gives what sp.limit gives;
+    # anything that is not a ratio of polynomials with rational coefficients is left to sympy
+    from cudalint.analyzer.cgma import _rational_limit
+    t = sp.Symbol("_t", positive=True)
+    for y in [2 * (t + 61312) / (t + 8064), (t + t * t / 2 - 384) / (t - 256), 43 * t + 32,
+              -t * t / (t + 1), (t + 1) / (t * t + 3), sp.Rational(1, 3) * t / (2 * t + 1)]:
+        assert _rational_limit(y, t) == sp.limit(y, t, sp.oo)
+    assert _rational_limit(2 * (t + 61312) / (t + 8064), t) == 2  # by hand: leading terms 2t/t
+    assert _rational_limit(sp.Float(0.5) * t / (t + 1), t) is None  # float coefficient
+    assert _rational_limit(2 * sp.Min(256, t) + 1024 / t, t) is None

@@ -204,3 +204,25 @@ def test_analyze_accesses_api(tmp_path):
     k = fa.kernels[0]
     tab = analyze_accesses(k.function, k.launch, k.variables, "sm_90", {})
     assert [a.sectors_per_request for a in tab] == [8]
+
+
+def test_threads_active_is_thread_active_for_each_thread():
+    # the batched form (one compiled loop per condition) answers what the per-thread one does:
+    # False where a condition fails, None where one depends on an unknown, else True
+    syms = S.Symbols()
+    tx, ty = syms.thread["x"], syms.thread["y"]
+    n = sp.Symbol("n", integer=True)  # no value: conditions on it are unknown
+    block = (16, 4, 1)
+
+    class L:
+        pass
+    L.block, L.grid, L.source, L.site, L.param_values = block, None, "command-line", None, {}
+    ev = AddressEvaluator(syms, LaneModel(block), S.make_bindings(syms, L, {}))
+    paths = [(sp.Lt(tx, 5),), (sp.Lt(tx, n), sp.Ge(ty, 2)), (sp.Eq(sp.Mod(tx + ty, 3), 0), sp.Lt(tx, n)), ()]
+    tids = range(64)
+    for path in paths:
+        assert ev.threads_active(tids, path) == [ev.thread_active(t, path) for t in tids]
+    got = ev.threads_active(tids, paths[1])
+    # thread 40 is (x 8, y 2): y >= 2 holds, x < n unknown; thread 3 is (x 3, y 0): y < 2
+    assert got[40] is None and got[3] is False
+    assert ev.threads_active(tids, paths[0]).count(True) == 5 * 4  # x < 5 in each of 4 rows

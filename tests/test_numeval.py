@@ -67,3 +67,25 @@ def test_num_compiles_on_second_use():
     assert lanes.num(e, {x: 2, y: 2}) == 11  # compiled
     assert callable(lanes._NUM.cache[e])
     assert lanes.num(e, {x: 2}) is None
+
+
+def test_floor_of_a_rational_sum_in_integers():
+    # floor/ceiling of c0 + sum(c_i * x_i) run as N // L when every x_i is an int (no
+    # Fractions); any other value takes the written Fraction/float code: same value and type.
+    t, i = sp.symbols("t i", integer=True)
+    exprs = [sp.Max(0, sp.ceiling(-i / 4 - t / 1024) + 4), sp.floor(-t / 4),
+             sp.ceiling(sp.Rational(3, 7) + t / 3 - 5 * i / 6), sp.floor(sp.floor(t / 2) / 3 + i)]
+    # by hand: ceil(-5/4 - 1000/1024) = ceil(-2.226...) = -2, so max(0, 2) = 2
+    assert both(exprs[0], {i: 5, t: 1000}) == [2, 2]
+    assert both(exprs[1], {t: 7}) == [-2, -2]  # floor(-1.75)
+    for e in exprs:
+        for vals in ({t: 5, i: -3}, {t: 2 ** 70, i: 1}, {t: Fraction(3, 2), i: 2}, {t: 2.5, i: 1},
+                     {t: True, i: 1}, {t: 4}):
+            got = both(e, vals)
+            assert got[0] == got[1] and type(got[0]) is type(got[1]), (e, vals, got)
+            lane = numeval._build(e, "num", lanes=True)
+            try:
+                lv = lane([{t: vals[t]}], {s: v for s, v in vals.items() if s is not t})[0]
+            except (lanes._Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
+                lv = None
+            assert lv == got[1] and type(lv) is type(got[1]), (e, vals, lv)
