@@ -24,6 +24,16 @@ Loops run at most ``MAX_LOOP_ITERATIONS`` iterations (``UNKNOWN_LOOP_ITERATIONS`
 condition is unknown); a run that exceeds ``STEP_BUDGET`` statement executions stops there
 (``complete = False``).
 
+Cost (every statement and expression node runs once per execution, for all threads at once):
+values and masks are never changed in place, so the arrays a run knows in advance are shared
+and read-only: every unknown value has ``k is _unknown_k``, every constant and thread index
+``k is _known``, a constant's entries one array per constant, and a certain mask one array for
+``must`` and ``may``. Those identities answer "known for no thread / for every thread" and "every
+thread runs" without looking at the entries, and an unknown entry's value is never read, so
+arithmetic, selects and conversions on values known for no thread only compute the result's
+kind. Statements and expressions go to their handler by class; facts of the IR alone (what a
+loop writes, whether a condition is block-uniform) are computed once per node.
+
 Why not the symbolic index expressions of ``analyzer/symbolic.py``? They model a loop counter
 that does not advance by a constant (``s >>= 1``) as an opaque symbol, and record barrier
 epochs in program order; race detection needs the concrete sequence of counter values and the
