@@ -790,7 +790,7 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
                             bar.advance(tasks[i].path)
             finally:
                 from .analyzer.ptxas_jobs import finish
-                finish()
+                finish(wait=sys.exc_info()[0] is None)  # an interrupt does not wait for nvcc
     finally:
         if bar:
             bar.close()

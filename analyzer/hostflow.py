@@ -37,7 +37,7 @@ def walk_function(fn: ir.Function, env: Env, on_launch, on_call=None) -> None:
 def propagate_program(functions: list[ir.Function], on_launch) -> None:
     """Walk every host function with its parameters bound from its callers; call
     ``on_launch(launch_expr, env)`` at each launch."""
-    fns = [f for f in functions if not f.is_kernel and f.body is not None]
+    fns = _reaching_launches([f for f in functions if not f.is_kernel and f.body is not None])
     seeds = {f: _seed(f, []) for f in fns}
     for _ in range(_ROUNDS):
         calls: dict = defaultdict(list)
@@ -48,12 +48,38 @@ def propagate_program(functions: list[ir.Function], on_launch) -> None:
         for f in fns:
             walk_function(f, seeds[f].copy(), None, on_call)
         new = {f: _seed(f, calls.get(f, [])) for f in fns}
-        if all(dict(new[f]) == dict(seeds[f]) for f in fns):
+        # stable when the values and also the reasons and origins are: a reason names the
+        # caller's reason, one level deeper each round
+        if all(dict(new[f]) == dict(seeds[f]) and new[f].why == seeds[f].why
+               and new[f].origin == seeds[f].origin for f in fns):
             seeds = new
             break
         seeds = new
     for f in fns:
         walk_function(f, seeds[f].copy(), on_launch)
+
+
+def _reaching_launches(fns: list[ir.Function]) -> list[ir.Function]:
+    """The functions of ``fns`` that launch a kernel or call (through calls resolved to a body,
+    as the walk follows them) one that does, in their order. Only these can change a value at a
+    launch: a function's parameters are seeded by its callers, and every caller of one of them
+    is one of them. The others (most of a file's host code, its headers' helpers) are not walked."""
+    launches: set = set()
+    callers: dict = defaultdict(set)  # callee -> functions calling it
+    for f in fns:
+        for x in f.expressions():
+            if isinstance(x, ir.LaunchExpr):
+                launches.add(f)
+            elif isinstance(x, ir.Call) and x.function is not None and x.function.body is not None:
+                callers[x.function].add(f)
+    keep = set(launches)
+    todo = list(launches)
+    while todo:
+        for g in callers.get(todo.pop(), ()):
+            if g not in keep:
+                keep.add(g)
+                todo.append(g)
+    return [f for f in fns if f in keep]
 
 
 def _seed(fn: ir.Function, calls: list) -> Env:

@@ -92,6 +92,15 @@ class LaneModel:
         return t // self.warp_size
 
 
+def direct_first(atoms: list) -> list:
+    """The run-time values an index depends on, in the order a message names them: those not
+    nested inside another first (the direct dependency: `points[...]` of
+    `extrema[points[pidx + history_lengths[tid]]]`), then sympy's canonical order. A set's own
+    order changes from run to run (string hashing is salted per process)."""
+    inner = {id(b) for a in atoms for b in atoms if b is not a and a.has(b)}
+    return sorted(atoms, key=lambda a: (id(a) in inner, sp.default_sort_key(a)))
+
+
 def thread_values(syms: "S.Symbols", lane: Lane) -> dict:
     t = syms.thread
     return {t["x"]: lane.x, t["y"]: lane.y, t["z"]: lane.z}
@@ -401,11 +410,11 @@ class AddressEvaluator:
             if not uniform:
                 break
             e = e.xreplace(uniform)
-        lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & self._thread_syms]
+        lane_data = direct_first([a for a in e.atoms(S.MemLoad) if a.free_symbols & self._thread_syms])
         if lane_data:
             return [WarpAddresses(w, "data-dependent", why=f"the index depends on `{user_text(lane_data[0])}`, "
                                   "a value read at run time") for w in warps]
-        lane_opaque = [a for a in e.atoms(S.Opaque) if a.free_symbols & self._thread_syms]
+        lane_opaque = direct_first([a for a in e.atoms(S.Opaque) if a.free_symbols & self._thread_syms])
         if lane_opaque:
             return [WarpAddresses(w, "unknown", why=f"the index depends on `{user_text(lane_opaque[0].args[0])}`, "
                                   "which the analysis does not model") for w in warps]

@@ -50,16 +50,16 @@ def _drain() -> None:
             fut.set_exception(exc)
 
 
-def finish() -> None:
-    """Drop the compiles not started yet and wait for the running ones (a run that ends with
-    compiles nobody asked for leaves no compiler processes or temporary files behind)."""
+def finish(wait: bool = True) -> None:
+    """Drop the compiles not started yet and (``wait``) wait for the running ones: a run that
+    ends with compiles nobody asked for leaves no compiler processes or temporary files behind."""
     with _lock:
         while _queue:
             key, fut = _queue.popleft()
             fut.cancel()
             if _jobs.get(key) is fut:
                 del _jobs[key]  # asked for later: compiled then
-        running = list(_workers)
+        running = list(_workers) if wait else []
     for t in running:
         t.join()
 

@@ -24,6 +24,16 @@ Loops run at most ``MAX_LOOP_ITERATIONS`` iterations (``UNKNOWN_LOOP_ITERATIONS`
 condition is unknown); a run that exceeds ``STEP_BUDGET`` statement executions stops there
 (``complete = False``).
 
+Cost (every statement and expression node runs once per execution, for all threads at once):
+values and masks are never changed in place, so the arrays a run knows in advance are shared
+and read-only: every unknown value has ``k is _unknown_k``, every constant and thread index
+``k is _known``, a constant's entries one array per constant, and a certain mask one array for
+``must`` and ``may``. Those identities answer "known for no thread / for every thread" and "every
+thread runs" without looking at the entries, and an unknown entry's value is never read, so
+arithmetic, selects and conversions on values known for no thread only compute the result's
+kind. Statements and expressions go to their handler by class; facts of the IR alone (what a
+loop writes, whether a condition is block-uniform) are computed once per node.
+
 Why not the symbolic index expressions of ``analyzer/symbolic.py``? They model a loop counter
 that does not advance by a constant (``s >>= 1``) as an opaque symbol, and record barrier
 epochs in program order; race detection needs the concrete sequence of counter values and the
@@ -218,52 +228,54 @@ class Simt(SimtEval):
 
     def stmt(self, s: ir.Stmt, m: Mask, fr: _Frame) -> None:
         self._tick()
-        if isinstance(s, ir.Block):
-            self.block(s, m, fr)
-        elif isinstance(s, ir.DeclStmt):
-            self._decl(s, m, fr)
-        elif isinstance(s, ir.ExprStmt):
-            self.ev(s.expr, m, fr)
-        elif isinstance(s, ir.Barrier):
-            for a in s.args:
-                self.ev(a, m, fr)
-            if s.scope == "block":
-                self.barrier(s, m, fr)
-            else:
-                self.wepoch[m.may] += 1
-        elif isinstance(s, ir.If):
-            self._if(s, m, fr)
-        elif isinstance(s, ir.Loop):
-            self._loop(s, m, fr)
-        elif isinstance(s, ir.Return):
-            if s.value is not None:
-                val = self.ev(s.value, m, fr)
-                fr.rets.append((m, val))
+        h = _STMT.get(type(s))
+        if h is None:
+            h = _STMT[type(s)] = _stmt_handler(s)
+        h(self, s, m, fr)
+
+    def _s_expr(self, s: ir.ExprStmt, m: Mask, fr: _Frame) -> None:
+        self.ev(s.expr, m, fr)
+
+    def _s_barrier(self, s: ir.Barrier, m: Mask, fr: _Frame) -> None:
+        for a in s.args:
+            self.ev(a, m, fr)
+        if s.scope == "block":
+            self.barrier(s, m, fr)
+        else:
+            self.wepoch[m.may] += 1
+
+    def _s_return(self, s: ir.Return, m: Mask, fr: _Frame) -> None:
+        if s.value is not None:
+            val = self.ev(s.value, m, fr)
+            fr.rets.append((m, val))
+        fr.exits = True
+        fr.ret_must |= m.must
+        fr.ret_may |= m.may
+
+    def _s_break(self, s: ir.Break, m: Mask, fr: _Frame) -> None:
+        if fr.ctxs:
             fr.exits = True
-            fr.ret_must |= m.must
-            fr.ret_may |= m.may
-        elif isinstance(s, ir.Break):
-            if fr.ctxs:
+            c = fr.ctxs[-1]
+            c.brk_must |= m.must
+            c.brk_may |= m.may
+
+    def _s_continue(self, s: ir.Continue, m: Mask, fr: _Frame) -> None:
+        for c in reversed(fr.ctxs):
+            if not c.switch:
                 fr.exits = True
-                c = fr.ctxs[-1]
-                c.brk_must |= m.must
-                c.brk_may |= m.may
-        elif isinstance(s, ir.Continue):
-            for c in reversed(fr.ctxs):
-                if not c.switch:
-                    fr.exits = True
-                    c.cont_must |= m.must
-                    c.cont_may |= m.may
-                    break
-        elif isinstance(s, ir.Switch):
-            self._switch(s, m, fr)
-        elif isinstance(s, ir.OtherStmt):
-            for p in s.parts:
-                self.ev(p, m, fr)
-            if "goto" in s.text:
-                self.complete = False
-                self.incomplete_reason = "the kernel uses goto"
-        # Case labels outside a switch body walk: nothing to do
+                c.cont_must |= m.must
+                c.cont_may |= m.may
+                break
+
+    def _s_other(self, s: ir.OtherStmt, m: Mask, fr: _Frame) -> None:
+        for p in s.parts:
+            self.ev(p, m, fr)
+        if "goto" in s.text:
+            self.complete = False
+            self.incomplete_reason = "the kernel uses goto"
+
+    def _s_none(self, s: ir.Stmt, m: Mask, fr: _Frame) -> None:
+        """Case labels outside a switch body walk: nothing to do."""
 
     def _decl(self, s: ir.DeclStmt, m: Mask, fr: _Frame) -> None:
         v = s.var
@@ -305,12 +317,13 @@ class Simt(SimtEval):
         if self._known_for(known, m.may):
             if self.track_branches:
                 self._branch_stats(s, ct, m)
-            mt = Mask(m.must & ct, m.may & ct)
-            me = Mask(m.must & ~ct, m.may & ~ct)
+            mt = _narrow(m, ct)
             if mt.any():
                 self.block(s.then, mt, fr)
-            if s.otherwise is not None and me.any():
-                self.block(s.otherwise, me, fr)
+            if s.otherwise is not None:
+                me = _narrow(m, ~ct)
+                if me.any():
+                    self.block(s.otherwise, me, fr)
             return
         if self.track_branches:
             st = self.branches.setdefault(id(s), BranchStats(s))
@@ -481,7 +494,7 @@ class Simt(SimtEval):
                     known = c.k
                     ct = c.v != 0
                     if self._known_for(known, cur.may):
-                        cur = Mask(cur.must & ct, cur.may & ct)
+                        cur = _narrow(cur, ct)
                     elif self.uniform(s.cond) and self._unknown_for(known, cur.may):
                         if it >= UNKNOWN_LOOP_ITERATIONS:
                             truncated = True
@@ -626,6 +639,31 @@ class Simt(SimtEval):
         ``"extern"`` for all extern ``__shared__`` arrays, which alias) to its accesses in the
         interval, in execution order. The interpreter keeps nothing; a subclass consumes them
         (:class:`.races.Simt` pairs them into races)."""
+
+
+def _narrow(m: Mask, sel: np.ndarray) -> Mask:
+    """``m`` restricted to the threads ``sel`` holds for; a certain mask (one array for must
+    and may) stays one array."""
+    if m.must is m.may:
+        x = m.must & sel
+        return Mask(x, x)
+    return Mask(m.must & sel, m.may & sel)
+
+
+def _stmt_handler(s: ir.Stmt):
+    """The Simt method that runs statements of this class (the first isinstance test that
+    holds, in this order; looked up once per class)."""
+    for cls, fn in ((ir.Block, Simt.block), (ir.DeclStmt, Simt._decl), (ir.ExprStmt, Simt._s_expr),
+                    (ir.Barrier, Simt._s_barrier), (ir.If, Simt._if), (ir.Loop, Simt._loop),
+                    (ir.Return, Simt._s_return), (ir.Break, Simt._s_break),
+                    (ir.Continue, Simt._s_continue), (ir.Switch, Simt._switch),
+                    (ir.OtherStmt, Simt._s_other)):
+        if isinstance(s, cls):
+            return fn
+    return Simt._s_none
+
+
+_STMT: dict = {}  # statement class -> handler
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:

@@ -321,7 +321,7 @@ class SimtEval:
     def store(self, fr: _Frame, key, val, m: Mask) -> None:
         old = fr.env.get(key)
         full = (m.must is self._known or bool(np.all(m.must))) and \
-            (m.may is self._known or bool(np.all(m.may)))
+            (m.may is m.must or m.may is self._known or bool(np.all(m.may)))
         if full:
             fr.env[key] = val
             return
@@ -347,25 +347,27 @@ class SimtEval:
         fr.env[key] = self._where(m, val, old)
 
     def _where(self, m: Mask, new: V, old: V) -> V:
-        if new.k is self._unknown_k and old.k is self._unknown_k and new.t is None and \
-                old.t is None and new.v.dtype in _PLAIN and old.v.dtype in _PLAIN:
-            return self._unknown_of(new.is_float or old.is_float)  # unknown either way
-        if new.v.dtype != old.v.dtype:
-            if new.is_float or old.is_float:
-                nv, ov = new.v.astype(np.float64), old.v.astype(np.float64)
-            else:
-                nv, ov = new.v, old.v
+        # without tokens, a result known for no thread is the shared unknown (no values chosen)
+        plain = new.t is None and old.t is None and new.v.dtype in _PLAIN and old.v.dtype in _PLAIN
+        if plain and new.k is self._unknown_k and old.k is self._unknown_k:
+            return self._unknown_of(new.is_float or old.is_float)
+        if new.v.dtype == old.v.dtype and (m.must is self._known or m.must.all()):
+            # every thread stores: the new value as it is (no selects)
+            t = None
+            if new.t is not None or old.t is not None:
+                t = new.t if new.t is not None else np.zeros(self.n, dtype=_INT)
+            return V(new.v, new.k, t)
+        k = np.where(m.must, new.k, old.k)
+        if plain and not k.any():
+            return self._unknown_of(new.is_float or old.is_float)
+        if new.v.dtype != old.v.dtype and (new.is_float or old.is_float):
+            nv, ov = new.v.astype(np.float64), old.v.astype(np.float64)
         else:
             nv, ov = new.v, old.v
-            if m.must is self._known or m.must.all():  # every thread stores: the new value as it is (no selects)
-                t = None
-                if new.t is not None or old.t is not None:
-                    t = new.t if new.t is not None else np.zeros(self.n, dtype=_INT)
-                return V(nv, new.k, t)
         v = np.where(m.must, nv, ov)
-        k = np.where(m.must, new.k, old.k)
-        unsure = m.may & ~m.must
-        if unsure.any():
+        # threads that may or may not store (none when the mask is certain: one array)
+        unsure = m.may & ~m.must if m.may is not m.must else None
+        if unsure is not None and unsure.any():
             same = new.k & old.k & (nv == ov)
             k = k & (~unsure | same)
         t = None
@@ -373,7 +375,7 @@ class SimtEval:
             z = np.zeros(self.n, dtype=_INT)
             nt, ot = (new.t if new.t is not None else z), (old.t if old.t is not None else z)
             t = np.where(m.must, nt, ot)
-            if unsure.any():
+            if unsure is not None and unsure.any():
                 t = np.where(unsure & (nt != ot), 0, t)
         return V(v, k, t)
 

@@ -33,7 +33,7 @@ import sympy as sp
 
 from . import symbolic as S
 from .display import user_text
-from .lanes import num, thread_values
+from .lanes import direct_first, num, thread_values
 from .symbolic_textures import TexAccess
 
 
@@ -57,12 +57,12 @@ def prepare_coordinate(ev, c, notes: list, stand_in: int = 0, per_thread: frozen
     if not isinstance(e, sp.Basic):
         return ("unknown", "a coordinate the analysis does not model")
     tsyms = ev.syms.thread_symbols
-    lane_data = [a for a in e.atoms(S.MemLoad) if a.free_symbols & tsyms
-                 or str(a.args[0]) in per_thread]
+    lane_data = direct_first([a for a in e.atoms(S.MemLoad) if a.free_symbols & tsyms
+                              or str(a.args[0]) in per_thread])
     if lane_data:
         return ("data-dependent", f"the coordinate depends on `{user_text(lane_data[0])}`, a value "
                                   "read at run time")
-    lane_opaque = [a for a in e.atoms(S.Opaque) if a.free_symbols & tsyms]
+    lane_opaque = direct_first([a for a in e.atoms(S.Opaque) if a.free_symbols & tsyms])
     if lane_opaque:
         return ("unknown", f"the coordinate depends on `{user_text(lane_opaque[0].args[0])}`, which "
                            "the analysis does not model")

@@ -113,17 +113,15 @@ def is_default_arg(c: ci.Cursor) -> bool:
     """A defaulted argument the source does not write (clang's CXXDefaultArgExpr)."""
     if c.kind != CK.UNEXPOSED_EXPR:
         return False
-    st, en = c.extent.start, c.extent.end
-    if st.file is None:
+    st, en = clang_fast.extent(c)
+    if not st[0]:
         return True
-    return st.offset == en.offset and next(iter(children(c)), None) is None
+    return st[3] == en[3] and next(iter(children(c)), None) is None
 
 
 def same_extent(a: ci.Cursor, b: ci.Cursor) -> bool:
-    ea, eb = a.extent, b.extent
-    return (ea.start.offset, ea.end.offset) == (eb.start.offset, eb.end.offset) and \
-        ea.start.file is not None and eb.start.file is not None and \
-        ea.start.file.name == eb.start.file.name
+    (sa, ea), (sb, eb) = clang_fast.extent(a), clang_fast.extent(b)
+    return (sa[3], ea[3]) == (sb[3], eb[3]) and bool(sa[0]) and bool(sb[0]) and sa[0] == sb[0]
 
 
 def simple_defines(text: str) -> dict:
@@ -181,10 +179,9 @@ def cursor_tokens(c: ci.Cursor, limit: int = TOKEN_LIMIT):
 def tokens_text(c: ci.Cursor) -> str:
     """The cursor's source text, whitespace collapsed: read from the file when its range is
     plain (one file, in order), else from libclang's tokens (macro expansions)."""
-    a, b = c.extent.start, c.extent.end
-    if a.file is not None and b.file is not None and a.file.name == b.file.name and \
-            a.offset <= b.offset and b.offset - a.offset <= LEX_BYTES:
-        text = file_bytes(a.file.name)[a.offset:b.offset].decode("utf-8", "replace")
+    a, b = clang_fast.extent(c)
+    if a[0] and b[0] and a[0] == b[0] and a[3] <= b[3] and b[3] - a[3] <= LEX_BYTES:
+        text = file_bytes(a[0])[a[3]:b[3]].decode("utf-8", "replace")
         if text:
             return " ".join(text.split())
     try:
@@ -201,7 +198,7 @@ def first_token(c: ci.Cursor) -> str:
 
 def tokens_between(c: ci.Cursor, first_child: ci.Cursor) -> str:
     """The text right after ``first_child`` (a few tokens)."""
-    end = first_child.extent.end.offset
+    end = clang_fast.extent(first_child)[1][3]
     out = []
     for t in cursor_tokens(c):
         if t.extent.start.offset >= end:
@@ -214,7 +211,7 @@ def tokens_between(c: ci.Cursor, first_child: ci.Cursor) -> str:
 def infix_op(c: ci.Cursor, kids) -> str:
     if len(kids) != 2:
         return "?"
-    end = kids[0].extent.end.offset
+    end = clang_fast.extent(kids[0])[1][3]
     for t in cursor_tokens(c):
         if t.extent.start.offset >= end:
             return t.spelling

@@ -87,7 +87,11 @@ def location(loc: ci.SourceLocation, tu) -> tuple:
 
 
 def extent(c: ci.Cursor) -> tuple:
-    """(start, end) of the cursor's extent, each as :func:`location` gives it."""
+    """(start, end) of the cursor's extent, each as :func:`location` gives it (kept on the
+    cursor object: the lowering asks several times for the same one)."""
+    hit = c.__dict__.get("_cudalint_extent")
+    if hit is not None:
+        return hit
     e = c.extent
     try:
         f, ln, col, off, refs = _LOCAL.out
@@ -101,7 +105,9 @@ def extent(c: ci.Cursor) -> tuple:
     a = (_file_name(key, tu) if key else ""), ln.value, col.value, off.value
     _INST(_END(e), *refs)
     key = f.value
-    return a, ((_file_name(key, tu) if key else ""), ln.value, col.value, off.value)
+    hit = c.__dict__["_cudalint_extent"] = (
+        a, ((_file_name(key, tu) if key else ""), ln.value, col.value, off.value))
+    return hit
 
 
 def preorder(c: ci.Cursor):

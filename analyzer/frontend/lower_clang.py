@@ -38,6 +38,10 @@ from .lower_clang_exprs import ExprLowering
 from .lower_clang_stmts import StmtLowering
 
 
+_SCOPE_IDS = {CK.NAMESPACE.value, CK.LINKAGE_SPEC.value, CK.UNEXPOSED_DECL.value}
+_TOP_IDS = {k.value for k in TOP_KINDS}
+
+
 class Lowerer(StmtLowering, ExprLowering):
     def __init__(self, tu: ci.TranslationUnit, path: str, source_text: Optional[str] = None,
                  scope=None):
@@ -55,6 +59,8 @@ class Lowerer(StmtLowering, ExprLowering):
         self._uid = 0
         self._ctypes: dict = {}  # (type kind, QualType pointer) -> CType
         self._fkinds: dict = {}  # function cursor -> global | device | host | host_device
+        self._header_lines: dict[str, list[str]] = {}
+        self._has_launch_bounds: dict[str, bool] = {}  # file -> its text names __launch_bounds__
         # per-function state
         self._locals: Optional[list] = None
         self._globals_used: Optional[list] = None
@@ -104,11 +110,11 @@ class Lowerer(StmtLowering, ExprLowering):
         C++ standard library has tens of thousands of top-level cursors and asking each for
         its file is the expensive part."""
         for c in children(root):
-            k = c.kind
-            if k in (CK.NAMESPACE, CK.LINKAGE_SPEC, CK.UNEXPOSED_DECL):
+            k = c._kind_id  # the kind's number: no CursorKind lookup per top-level cursor
+            if k in _SCOPE_IDS:
                 if self._in_main(c):
                     yield from self._top_level(c)
-            elif k in TOP_KINDS and self._in_main(c):
+            elif k in _TOP_IDS and self._in_main(c):
                 yield c
 
     def _in_main(self, c: ci.Cursor) -> bool:
@@ -129,6 +135,13 @@ class Lowerer(StmtLowering, ExprLowering):
         """The bytes of a file of the translation unit (the main file's may be an editor buffer)."""
         return self.source_bytes if os.path.abspath(name) == self.path else file_bytes(name)
 
+    def _lines_of(self, name: str) -> list[str]:
+        """The lines of a header of the translation unit (read once per lowering)."""
+        lines = self._header_lines.get(name)
+        if lines is None:
+            lines = self._header_lines[name] = self._bytes_of(name).decode("utf-8", "replace").splitlines()
+        return lines
+
     def _specializations(self, templates: list[ci.Cursor]) -> dict[int, list[ci.Cursor]]:
         # Explicit instantiations (`template __global__ void k<4>(float*);`) are not exposed
         # by libclang as cursors; such kernels are analysed as the primary template.
@@ -137,8 +150,9 @@ class Lowerer(StmtLowering, ExprLowering):
         wanted = {t.hash for t in templates}
         out: dict[int, list[ci.Cursor]] = {}
         seen: set[str] = set()
+        declref = CK.DECL_REF_EXPR.value
         for c in (x for top in self._main_decls for x in preorder(top)):
-            if c.kind != CK.DECL_REF_EXPR:
+            if c._kind_id != declref:
                 continue
             ref = c.referenced
             if ref is None or ref.kind != CK.FUNCTION_DECL or ref.get_num_template_arguments() <= 0:
@@ -199,7 +213,8 @@ class Lowerer(StmtLowering, ExprLowering):
         is_ref = t.kind in (TK.LVALUEREFERENCE, TK.RVALUEREFERENCE)
         v = ir.Variable(c.spelling, self.ctype(t), storage, srange(c), is_reference=is_ref,
                         uid=self._new_uid())
-        self.vars[str(c.hash) + ":" + (c.get_usr() or "") + f"@{c.location.line}:{c.location.column}"] = v
+        _, line, col, _ = clang_fast.location(c.location, c._tu)
+        self.vars[str(c.hash) + ":" + (c.get_usr() or "") + f"@{line}:{col}"] = v
         self.vars[cursor_key(c)] = v
         return v
 
@@ -363,6 +378,8 @@ class Lowerer(StmtLowering, ExprLowering):
                     return (nums[0], nums[1] if len(nums) > 1 else None)
         # Fall back on the source text (attribute cursors are not always exposed).
         text = self._decl_head_text(decl)
+        if not text:
+            return None
         # only the declaration's own head: `__launch_bounds__` precedes the function's name
         cut = re.search(r"\b" + re.escape(decl.spelling) + r"\s*[(<]", text)
         text = text[:cut.start()] if cut else text
@@ -407,29 +424,35 @@ class Lowerer(StmtLowering, ExprLowering):
 
     def _decl_head_text(self, decl: ci.Cursor) -> str:
         """The declaration's source text before its name (where `__launch_bounds__` is)."""
-        st, name = decl.extent.start, decl.location
-        if st.file is None or name.file is None or st.file.name != name.file.name or \
-                not 0 <= name.offset - st.offset < 600:
+        st = clang_fast.extent(decl)[0]
+        name = clang_fast.location(decl.location, decl._tu)
+        if not st[0] or not name[0] or st[0] != name[0] or not 0 <= name[3] - st[3] < 600:
             return ""
-        return self._bytes_of(st.file.name)[st.offset:name.offset].decode("utf-8", "replace")
+        data = self._bytes_of(st[0])
+        has = self._has_launch_bounds.get(st[0])
+        if has is None:
+            has = self._has_launch_bounds[st[0]] = b"__launch_bounds__" in data
+        if not has:
+            return ""  # what the caller looks for is not in the file
+        return data[st[3]:name[3]].decode("utf-8", "replace")
 
     def _text(self, c: ci.Cursor) -> str:
         """Source text of a cursor, read from its own file ('' when its extent is not usable,
         e.g. an expansion from a macro defined elsewhere)."""
-        st, en = c.extent.start, c.extent.end
-        if st.file is None or en.file is None or st.file.name != en.file.name:
+        st, en = clang_fast.extent(c)
+        if not st[0] or not en[0] or st[0] != en[0]:
             return ""
-        a, b = st.offset, en.offset
+        a, b = st[3], en[3]
         if b < a or b - a > 400:
             return ""
-        return self._bytes_of(st.file.name)[a:b].decode("utf-8", "replace")
+        return self._bytes_of(st[0])[a:b].decode("utf-8", "replace")
 
     def _device_function(self, ref: ci.Cursor) -> Optional[ir.Function]:
         """Lower a called device function (on demand), or return None if unavailable."""
         if ref is None or ref.kind not in (CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE, CK.CXX_METHOD):
             return None
-        loc = ref.location.file
-        if loc is None or is_prelude(loc.name):
+        loc = clang_fast.location(ref.location, ref._tu)[0]
+        if not loc or is_prelude(loc):
             return None
         if self.function_kind(ref) == "global":
             return None

@@ -28,17 +28,18 @@ class ExprLowering:
 
     def _expr(self, c: ci.Cursor) -> ir.Expr:
         k = c.kind
-        r = srange(c)
         if k in (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR):
             kids = children(c)
             if len(kids) == 1:
-                return self._expr(kids[0])
+                return self._expr(kids[0])  # implicit conversions and parentheses: no node
+            r = srange(c)
             if not kids:
                 v = self._eval(c)
                 if v is not None:
                     return ir.Const(r, self.ctype(c.type), v)
                 return ir.Unknown(r, self.ctype(c.type), "")
             return ir.Unknown(r, self.ctype(c.type), tokens_text(c), [self._expr(x) for x in kids])
+        r = srange(c)
         t = self.ctype(c.type)
         if k == CK.INTEGER_LITERAL or k == CK.CHARACTER_LITERAL:
             v = self._eval(c, force=True)

@@ -11,10 +11,11 @@ from typing import Optional
 import clang.cindex as ci
 
 from .. import ir
+from . import clang_fast
 from .clang_fast import children
 from .clang_cursors import (
     BLOCK_BARRIERS, CK, WARP_BARRIERS, cg_sync_scope, cursor_tokens, file_bytes,
-    for_header_semicolons, header_semicolons, int_or_none, is_cg_block_sync, is_test, loc_file,
+    for_header_semicolons, header_semicolons, int_or_none, is_cg_block_sync, is_test,
     syncs_the_grid,
     macro_scalar_init, srange
 )
@@ -34,7 +35,6 @@ class StmtLowering:
 
     def stmt(self, c: ci.Cursor) -> list[ir.Stmt]:
         k = c.kind
-        r = srange(c)
         if k == CK.COMPOUND_STMT:
             return [self.block(c)]
         if k == CK.DECL_STMT:
@@ -46,6 +46,7 @@ class StmtLowering:
                     init = self._var_init(d)
                     out.append(ir.DeclStmt(srange(d), v, init))
             return out
+        r = srange(c)
         if k == CK.IF_STMT:
             kids = [ch for ch in children(c)]
             pre: list[ir.Stmt] = []
@@ -143,15 +144,15 @@ class StmtLowering:
         """Whether the declaration writes an initializer: after the name and any array
         extents comes '=', '(' or '{'. Read from the source (tokens of a range that starts in
         a macro expansion come back empty from libclang)."""
-        name, end = d.location, d.extent.end
+        name = clang_fast.location(d.location, d._tu)
+        end = clang_fast.extent(d)[1]
         tail = ""
-        if name.file is not None and end.file is not None and name.file.name == end.file.name \
-                and name.offset <= end.offset:
+        if name[0] and end[0] and name[0] == end[0] and name[3] <= end[3]:
             # the file's own bytes: clang_tokenize costs milliseconds per call deep in a big
             # header (CImg.h), and a file's text is what the tokens would spell anyway
-            src = self.source_bytes if os.path.abspath(name.file.name) == self.path else \
-                file_bytes(name.file.name)
-            tail = src[name.offset:end.offset].decode("utf-8", "replace")
+            src = self.source_bytes if os.path.abspath(name[0]) == self.path else \
+                file_bytes(name[0])
+            tail = src[name[3]:end[3]].decode("utf-8", "replace")
         if not tail:
             # a declaration written by a macro can report a huge token range (to the end of
             # the file): the initializer, if any, is among the first tokens
@@ -172,7 +173,7 @@ class StmtLowering:
         init: list[ir.Stmt] = []
         cond = step = None
         body_c = kids[-1] if kids else None
-        start, end = c.extent.start.offset, c.extent.end.offset
+        start, end = (x[3] for x in clang_fast.extent(c))
         if kids and (len(semis) < 2 or not all(start <= x <= end for x in semis[:2])):
             # A loop header written by a macro (``FOR_KERNEL_LOOP(i, n) { ... }``): the ';'
             # found are the macro definition's (or none), not at the children's offsets.
@@ -181,7 +182,7 @@ class StmtLowering:
             body = self.block(body_c) if body_c is not None else ir.Block(r, [])
             return ir.Loop(r, "for", init, cond, step, body, unroll=self._unroll_pragma(c))
         for ch in kids[:-1]:
-            off = ch.extent.start.offset
+            off = clang_fast.extent(ch)[0][3]
             if semis and off < semis[0]:
                 if ch.kind == CK.DECL_STMT or ch.kind.is_statement() and not ch.kind.is_expression():
                     init.extend(self.stmt(ch))
@@ -202,13 +203,13 @@ class StmtLowering:
         (no clang_tokenize: it costs milliseconds per call deep in a big header). A header
         that does not read ``for (`` there was written by a macro: libclang's tokens are tried,
         and the caller places the clauses by kind when their offsets do not fit."""
-        a = c.extent.start
-        b = body.extent.start if body is not None else c.extent.end
-        if a.file is not None and b.file is not None and a.file.name == b.file.name and a.offset < b.offset:
-            src = self.source_bytes if os.path.abspath(a.file.name) == self.path else file_bytes(a.file.name)
-            text = src[a.offset:b.offset]
+        a = clang_fast.extent(c)[0]
+        b = clang_fast.extent(body)[0] if body is not None else clang_fast.extent(c)[1]
+        if a[0] and b[0] and a[0] == b[0] and a[3] < b[3]:
+            src = self.source_bytes if os.path.abspath(a[0]) == self.path else file_bytes(a[0])
+            text = src[a[3]:b[3]]
             if re.match(rb"for\s*\(", text):
-                return header_semicolons(text, a.offset)
+                return header_semicolons(text, a[3])
         return for_header_semicolons(c, body)
 
     def _for_clauses_by_kind(self, kids: list) -> tuple:
@@ -234,8 +235,8 @@ class StmtLowering:
         if tests:
             cond = tests[0][1]
         if updates:
-            if not init and (len(updates) > 1 or (cond is not None and updates[0][0].extent.start.offset
-                                                  < tests[0][0].extent.start.offset)):
+            if not init and (len(updates) > 1 or (cond is not None and clang_fast.extent(updates[0][0])[0][3]
+                                                  < clang_fast.extent(tests[0][0])[0][3])):
                 ch, e = updates.pop(0)
                 init.append(ir.ExprStmt(srange(ch), e))
             if updates:
@@ -244,10 +245,9 @@ class StmtLowering:
 
     def _unroll_pragma(self, c: ci.Cursor) -> Optional[int]:
         """``#pragma unroll [N]`` on the lines right above the loop (pragmas are not cursors)."""
-        line = c.extent.start.line
-        name = loc_file(c.extent.start)
+        name, line = clang_fast.extent(c)[0][:2]
         lines = self.source_lines if not name or os.path.abspath(name) == self.path else \
-            self._bytes_of(name).decode("utf-8", "replace").splitlines()
+            self._lines_of(name)
         i = line - 2
         while i >= 0:
             text = lines[i].strip() if i < len(lines) else ""
