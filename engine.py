@@ -748,6 +748,14 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
     todo.sort(key=lambda i: -_size(tasks[i].path))
     workers = 1 if (jobs <= 1 or len(todo) <= 1) else min(jobs, len(todo))
     bar = _Progress(len(todo)) if progress and len(todo) >= PROGRESS_MIN_FILES else None
+
+    def record(i: int, tr: TaskResult) -> None:
+        results[i], deps[i] = tr.result, tr.dependencies
+        if cache is not None:
+            cache.store(keys[i], tr, tasks[i])
+        if bar:
+            bar.advance(tasks[i].path)
+
     try:
         if workers == 1:
             broken = load_analyses() if todo else None
@@ -764,12 +772,7 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
                 for i in todo:  # every compile queued now: they overlap the analyses below
                     start_ptxas(tasks[i])
             for i in todo:
-                tr = TaskResult(crash_result(tasks[i].path, broken)) if broken else run(tasks[i])
-                results[i], deps[i] = tr.result, tr.dependencies
-                if cache is not None:
-                    cache.store(keys[i], tr, tasks[i])
-                if bar:
-                    bar.advance(tasks[i].path)
+                record(i, TaskResult(crash_result(tasks[i].path, broken)) if broken else run(tasks[i]))
         else:
             # The compiles run here, in this otherwise idle process, on the cores the workers
             # leave, all queued now; a worker that needs a report waits for it on the ptxas
@@ -782,12 +785,7 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
             try:
                 with WorkerPool(workers) as pool:
                     for j, tr in pool.run([tasks[i] for i in todo]):
-                        i = todo[j]
-                        results[i], deps[i] = tr.result, tr.dependencies
-                        if cache is not None:
-                            cache.store(keys[i], tr, tasks[i])
-                        if bar:
-                            bar.advance(tasks[i].path)
+                        record(todo[j], tr)
             finally:
                 from .analyzer.ptxas_jobs import finish
                 finish(wait=sys.exc_info()[0] is None)  # an interrupt does not wait for nvcc

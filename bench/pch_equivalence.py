@@ -18,13 +18,7 @@ from cudalint.analyzer.options import AnalysisOptions
 from cudalint.cli import collect_files
 from cudalint.engine import Task, check_files
 from cudalint.rules.options import CheckOptions
-
-
-def _sample(files: list[str], n: int) -> list[str]:
-    if n <= 0 or n >= len(files):
-        return files
-    step = len(files) / n
-    return [files[int(i * step)] for i in range(n)]
+from bench_check import sample  # the same file sampling as the benchmark
 
 
 def _findings(files, a) -> list:
@@ -41,7 +35,7 @@ def main(argv=None) -> int:
     ap.add_argument("--per-file-dir", action="store_true")
     ap.add_argument("--sample", type=int, default=0)
     a = ap.parse_args(argv)
-    files = _sample(sorted(collect_files([Path(p) for p in a.paths])), a.sample)
+    files = sample(sorted(collect_files([Path(p) for p in a.paths])), a.sample)
     os.environ["CUDALINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="cudalint-pcheq-")
     os.environ.pop("CUDALINT_NO_PCH", None)
     with_pch = _findings(files, a)

@@ -30,13 +30,7 @@ from cudalint.analyzer.pipeline import AnalysisOptions
 from cudalint.cli import collect_files
 from cudalint.engine import Task, check_files
 from cudalint.rules.runner import CheckOptions
-
-
-def sample(files: list, n: int) -> list:
-    if n <= 0 or n >= len(files):
-        return files
-    step = len(files) / n
-    return [files[int(i * step)] for i in range(n)]
+from bench_check import sample  # the same file sampling as the benchmark
 
 
 def main(argv=None) -> int:

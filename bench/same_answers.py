@@ -23,13 +23,7 @@ from cudalint.analyzer.options import AnalysisOptions
 from cudalint.cli import collect_files
 from cudalint.engine import Task, check_files
 from cudalint.rules.options import CheckOptions
-
-
-def _sample(files: list[str], n: int) -> list[str]:
-    if n <= 0 or n >= len(files):
-        return files
-    step = len(files) / n
-    return [files[int(i * step)] for i in range(n)]
+from bench_check import sample  # the same file sampling as the benchmark
 
 
 def _facts(path: str, aopts: AnalysisOptions):
@@ -44,7 +38,7 @@ def _facts(path: str, aopts: AnalysisOptions):
 
 
 def snap(a) -> int:
-    files = _sample(sorted(str(p) for p in collect_files([Path(p) for p in a.paths])), a.sample)
+    files = sample(sorted(str(p) for p in collect_files([Path(p) for p in a.paths])), a.sample)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     for i, f in enumerate(files):

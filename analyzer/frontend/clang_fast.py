@@ -93,20 +93,8 @@ def extent(c: ci.Cursor) -> tuple:
     if hit is not None:
         return hit
     e = c.extent
-    try:
-        f, ln, col, off, refs = _LOCAL.out
-    except AttributeError:
-        f, ln, col, off, refs = _out()
-    if _INST is None:
-        _prototypes()
     tu = c._tu
-    _INST(_START(e), *refs)
-    key = f.value
-    a = (_file_name(key, tu) if key else ""), ln.value, col.value, off.value
-    _INST(_END(e), *refs)
-    key = f.value
-    hit = c.__dict__["_cudalint_extent"] = (
-        a, ((_file_name(key, tu) if key else ""), ln.value, col.value, off.value))
+    hit = c.__dict__["_cudalint_extent"] = (location(_START(e), tu), location(_END(e), tu))
     return hit
 
 
