@@ -56,7 +56,10 @@ class DeviceCode:
     kept_includes: list = field(default_factory=list)  # <...> headers left in the code (cuda_fp16.h...)
     files: set = field(default_factory=set)  # the files its pieces come from (the file, its headers)
     pragmas: list = field(default_factory=list)  # top-level #pragma lines
-    macros_before_include: set = field(default_factory=set)  # #defined before a kept <...> include
+    # Before its last kept <...> include (where a batch's earlier file may have included it already):
+    defined_before_include: set = field(default_factory=set)  # #defined names (the header may test them)
+    tested_before_include: set = field(default_factory=set)  # #if/#ifdef/#undef names (it may define them)
+    used_before_include: set = field(default_factory=set)  # identifiers of code (it may declare them)
     extern_c: bool = False  # a piece in an extern "C" block: its name is not mangled
     global_data: bool = False  # __device__/__managed__ variables, string literals, asserts: gmem
     foreign_operators: bool = False  # an operator overload on types it does not define
@@ -239,13 +242,15 @@ def _batch_facts(dcode: DeviceCode, emitted: list) -> None:
     from .device_source import _strip_comments_and_strings
 
     seen_definition = False
+    pending: dict = {"defined": set(), "tested": set(), "used": set()}  # since the last kept include
     for c, ns in emitted:
         clean = " ".join(_strip_comments_and_strings(c.text).split())
         if c.file:
             dcode.files.add(c.file)
         if c.kind == "directive":
-            _directive_facts(dcode, clean)
+            _directive_facts(dcode, clean, pending)
             continue
+        pending["used"] |= c.refs
         for o in ns:
             m = re.match(r"namespace\s+([A-Za-z_]\w*)", o)
             if m:
@@ -334,23 +339,31 @@ def _global_literals(text: str) -> bool:
     return False
 
 
-def _directive_facts(dcode: DeviceCode, text: str) -> None:
+def _directive_facts(dcode: DeviceCode, text: str, pending: dict) -> None:
     m = re.match(r"#\s*define\s+([A-Za-z_]\w*)", text)
     if m:
         dcode.macros.add(m.group(1))
-        dcode.refs |= set(_IDENT.findall(text[m.end():]))
+        body = set(_IDENT.findall(text[m.end():]))
+        dcode.refs |= body
+        pending["defined"].add(m.group(1))
+        pending["used"] |= body
         return
     if (m := _UNDEF.match(text)):
         dcode.macros.add(m.group(1))
+        pending["tested"].add(m.group(1))
         return
     if (m := _KEPT_INCLUDE.match(text)):
         dcode.kept_includes.append(m.group(1).strip())
-        dcode.macros_before_include |= dcode.macros  # what the header sees
+        dcode.defined_before_include |= pending["defined"]
+        dcode.tested_before_include |= pending["tested"]
+        dcode.used_before_include |= pending["used"]
         return
     if re.match(r"#\s*pragma\b", text):
         dcode.pragmas.append(text)
     # the names a conditional tests (#if X, #ifdef X) are uses too
-    dcode.refs |= set(_IDENT.findall(text[1:])) - _DIRECTIVE_WORDS
+    words = set(_IDENT.findall(text[1:])) - _DIRECTIVE_WORDS
+    dcode.refs |= words
+    pending["tested"] |= words
 
 
 def _conditionals(text: str) -> list[str]:

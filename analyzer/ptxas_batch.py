@@ -17,12 +17,14 @@ else is compiled alone, exactly as :meth:`registers.NvccPlan.compile` does:
 - macros: each file's ``#define``/``#undef`` names are saved before its code and restored after
   it (``#pragma push_macro``/``pop_macro``), so the next file sees the macro state it sees alone;
 - system headers (``<cooperative_groups.h>``... left in the device code): only files with the
-  same set batch together, none of them defining before the include a macro such a header may
-  test, and no extra ``-I`` directory of the batch holds a file named like a system header;
-- never batched: template kernels (compiled where instantiated), ``extern "C"`` (unmangled
-  names), namespace-scope or static ``__device__`` variables (ptxas counts gmem per compile),
-  operator overloads on types the file does not define, pragmas that change later code
-  (``#pragma pack``);
+  same set batch together, none of them defining before the include a macro that one of those
+  headers mentions (``nvcc -M`` lists them), and no extra ``-I`` directory of the batch holds a file named like a
+  system header;
+- ``#pragma pack``: each file's packing is saved before it and restored after it;
+- never batched: template kernels (compiled where instantiated), global data (``__device__``
+  variables, string literals, asserts, math functions with tables: ptxas counts gmem per
+  compile, and a batch with any is compiled again file by file), operator overloads on types
+  the file does not define, other pragmas that change later code;
 - a batch that fails, or whose report names a function no file (or several files) declare, or
   lacks one of a file's kernels, is dropped for single compiles (counted in :data:`stats`).
 """
@@ -59,10 +61,7 @@ _HARMLESS_PRAGMA = re.compile(
     r"nv_diagnostic|GCC\s+diagnostic|clang\s+diagnostic|hd_warning_disable|nv_exec_check_disable)\b")
 # Macros a system header may test (cooperative_groups.h tests _CG_*, cuda_fp16.h
 # __CUDA_NO_HALF_OPERATORS__, <cassert> NDEBUG...).
-_SYSTEM_MACRO = re.compile(r"^_|CUDA|CUB|CG|THRUST|CCCL|NDEBUG|warpSize")
-# ...but not MSVC's CRT switches (helper_string.h defines _CRT_SECURE_NO_DEPRECATE): of CUDA 13's,
-# glibc's and libstdc++'s headers only crt/host_config.h names one, under _WIN32.
-_WINDOWS_ONLY = re.compile(r"^(_CRT_\w+|_SCL_SECURE_NO_WARNINGS|_USE_MATH_DEFINES)$")
+_PACK = re.compile(r"#\s*pragma\s+pack\s*\(\s*(\w*)")
 
 
 def _count(**kw) -> None:
@@ -82,14 +81,14 @@ def _own_guard(name: str, files: set) -> bool:
     return False
 
 
-def alone_reason(dc) -> Optional[str]:
-    """Why this device code is never batched, or None."""
+def alone_reason(dc, plan: Optional[NvccPlan] = None) -> Optional[str]:
+    """Why this device code is never batched, or None. ``plan`` (the file's compile) lets the
+    headers of its ``<...>`` includes be read for the macros it defines before them; without
+    it any such macro keeps the file alone."""
     if dc is None:
         return "no device code"
     if dc.template_kernels or dc.instantiations:
         return "template kernels"
-    if dc.extern_c:
-        return 'extern "C"'
     if dc.global_data or dc.refs & _TABLE_MATH:
         # ptxas counts gmem per compile, and a batch's figure cannot be split by file
         return "global data (__device__ variables, strings, math tables)"
@@ -97,13 +96,14 @@ def alone_reason(dc) -> Optional[str]:
         return "operator overloads on types the file does not define"
     if dc.late_using:
         return "a using-directive after a declaration"
-    bad = [p for p in dc.pragmas if not _HARMLESS_PRAGMA.match(p)]
+    bad = [p for p in dc.pragmas if not _HARMLESS_PRAGMA.match(p) and not _PACK.match(p)]
     if bad:
         return f"{bad[0]}"
-    risky = sorted(m for m in dc.macros_before_include
-                   if _SYSTEM_MACRO.search(m) and not _WINDOWS_ONLY.match(m) and not _own_guard(m, dc.files))
-    if risky:
-        return f"defines {risky[0]} before a system header"
+    packs = [_PACK.match(p).group(1) or "" for p in dc.pragmas if _PACK.match(p)]
+    if sum(a.startswith("push") for a in packs) != sum(a.startswith("pop") for a in packs):
+        return "#pragma pack push and pop unbalanced"
+    if dc.kept_includes:
+        return _before_include_reason(dc, plan)
     return None
 
 
@@ -123,30 +123,80 @@ def conflict(a, b) -> Optional[str]:
 
 
 @lru_cache(maxsize=4)
-def _system_names(tool: str) -> frozenset:
-    """Top-level names in the compiler's and the host compiler's include directories: a batch's
-    extra -I directory holding one of them could change what a system header includes."""
+def _system_dirs(tool: str) -> tuple:
+    """The directories nvcc (its -I and -isystem) and the host compiler search for <...>."""
     from .registers import _run
 
     dirs = ["/usr/include", "/usr/local/include"]
     _, out, err = _run([tool, "--dryrun", "-x", "cu", "-cubin", "-o", os.devnull, os.devnull], 30)
     for m in re.finditer(r'(?:-I|-isystem"?\s+)"?([^"\s]+)', out + err):
-        dirs.append(m.group(1))
+        dirs.append(os.path.normpath(m.group(1)))
     _, out, err = _run(["g++", "-xc++", "-E", "-v", os.devnull], 30)
     text = out + err
     if "search starts here:" in text:
         block = text.split("search starts here:", 1)[1].split("End of search list.", 1)[0]
-        dirs += [ln.strip() for ln in block.splitlines() if ln.startswith(" ")]
+        dirs += [os.path.normpath(ln.strip()) for ln in block.splitlines() if ln.startswith(" ")]
     else:  # no g++ to ask: its usual places
         dirs += [*glob.glob("/usr/include/c++/*"), *glob.glob("/usr/include/*-linux-gnu"),
                  *glob.glob("/usr/lib/gcc/*/*/include")]
+    return tuple(d for d in dict.fromkeys(dirs) if os.path.isdir(d))
+
+
+@lru_cache(maxsize=4)
+def _system_names(tool: str) -> frozenset:
+    """Top-level names in the system include directories: a batch's extra -I directory holding
+    one of them could change what a system header includes."""
     names: set = set()
-    for d in dirs:
+    for d in _system_dirs(tool):
         try:
             names |= set(os.listdir(d))
         except OSError:
             pass
     return frozenset(names)
+
+
+def _header_words(plan: Optional[NvccPlan], dc):
+    if plan is None:
+        return None
+    from .system_headers import header_names
+
+    return header_names(plan.tool, plan.version, plan.sm, tuple(dc.kept_includes))
+
+
+def _before_include_reason(dc, plan: Optional[NvccPlan]) -> Optional[str]:
+    """In a batch, a file's ``<...>`` headers may have been included by an earlier file, and
+    then do not see the macros it defines before its own include: harmless only where those
+    headers never name them."""
+    defined = {m for m in dc.defined_before_include if not _own_guard(m, dc.files)}
+    if not defined:
+        return None
+    words = _header_words(plan, dc)
+    if words is None:
+        return "macros before a system header whose headers could not be read"
+    hit = sorted(defined & words.identifiers)
+    return f"defines {hit[0]} before <{dc.kept_includes[0]}>, whose headers name it" if hit else None
+
+
+def must_lead(plan: NvccPlan) -> bool:
+    """Whether the file's code before its ``<...>`` include tests a macro that those headers
+    define or uses a name they declare at global scope (or define): after an earlier file's
+    include it would see them where alone it does not. Such a file can only be the first of its
+    batch."""
+    dc = plan.dc
+    tested = {m for m in dc.tested_before_include if not _own_guard(m, dc.files)}
+    used = set(dc.used_before_include)
+    if not dc.kept_includes or not (tested or used):
+        return False
+    words = _header_words(plan, dc)
+    return words is None or bool(tested & words.macros) or bool(used & (words.globals | words.macros))
+
+
+def _leading_first(plans: Sequence[NvccPlan]) -> Optional[list[int]]:
+    """The order to emit ``plans`` in (the one that must lead first), or None where two must."""
+    lead = [i for i, p in enumerate(plans) if must_lead(p)]
+    if len(lead) > 1:
+        return None
+    return lead + [i for i in range(len(plans)) if i not in lead]
 
 
 def _search(plan: NvccPlan) -> list[str]:
@@ -186,7 +236,9 @@ def _flags(plan: NvccPlan) -> tuple:
 
 def compatible(plans: Sequence[NvccPlan]) -> bool:
     """Whether these files can be compiled in one batch."""
-    if len({_flags(p) for p in plans}) != 1 or any(alone_reason(p.dc) for p in plans):
+    if len({_flags(p) for p in plans}) != 1 or any(alone_reason(p.dc, p) for p in plans):
+        return False
+    if _leading_first(plans) is None:
         return False
     for i, a in enumerate(plans):
         for b in plans[i + 1:]:
@@ -199,19 +251,24 @@ def choose(plans: Sequence[Optional[NvccPlan]], limit: int) -> list[int]:
     """Indices of a batch led by ``plans[0]``: the first others, in order, that fit with those
     chosen before them (at most ``limit`` in all). Only ``[0]`` where it must be compiled alone."""
     first = plans[0]
-    if first is None or alone_reason(first.dc) or limit < 2:
+    if first is None or alone_reason(first.dc, first) or limit < 2:
         return [0]
     chosen = [0]
+    led = must_lead(first)  # a batch has at most one file that must come first
     for i in range(1, len(plans)):
         p = plans[i]
         if len(chosen) >= limit:
             break
-        if p is None or alone_reason(p.dc) or _flags(p) != _flags(first):
+        if p is None or _flags(p) != _flags(first) or alone_reason(p.dc, p):
             continue
         if any(conflict(p.dc, plans[j].dc) for j in chosen):
             continue
         if batch_dirs([plans[j] for j in chosen] + [p]) is None:
             continue
+        if must_lead(p):
+            if led:
+                continue
+            led = True
         chosen.append(i)
     return chosen
 
@@ -222,8 +279,11 @@ def batch_source(plans: Sequence[NvccPlan]) -> str:
     out = []
     for p in plans:
         macros = sorted(p.dc.macros)
+        pack = any(_PACK.match(x) for x in p.dc.pragmas)  # its packing ends with it
         out.extend(f'#pragma push_macro("{m}")' for m in macros)
+        out.extend(["#pragma pack(push)"] if pack else [])
         out.append(p.dc.source_for_nvcc(system_headers=False).rstrip("\n"))
+        out.extend(["#pragma pack(pop)"] if pack else [])
         out.extend(f'#pragma pop_macro("{m}")' for m in reversed(macros))
     return "\n".join(out) + "\n"
 
@@ -297,6 +357,17 @@ def _failing(log: str, plans: Sequence[NvccPlan]) -> Optional[set[int]]:
 def _run_batch(plans: Sequence[NvccPlan]) -> tuple[Optional[list[PtxasReport]], Optional[set[int]]]:
     """(reports, None) when the batch compiled and split; (None, files to leave out) when it
     failed because of those files; (None, None) otherwise."""
+    order = _leading_first(plans) or list(range(len(plans)))
+    reps, bad = _run_ordered([plans[i] for i in order])
+    if reps is not None:
+        back: list = [None] * len(plans)
+        for j, i in enumerate(order):
+            back[i] = reps[j]
+        return back, None
+    return None, ({order[j] for j in bad} if bad is not None else None)
+
+
+def _run_ordered(plans: Sequence[NvccPlan]) -> tuple[Optional[list[PtxasReport]], Optional[set[int]]]:
     first = plans[0]
     dirs = batch_dirs(plans)
     flags = list(_flags(first)[3])
@@ -364,7 +435,7 @@ def compile_batch(plans: Sequence[NvccPlan], cache_root=None, use_cache: bool = 
 
 def _batch_into(plans: Sequence[NvccPlan], todo: list[int], reports: list) -> list[int]:
     """Compile ``todo`` as a batch, filling ``reports``; the indices left to single compiles."""
-    members = [i for i in todo if alone_reason(plans[i].dc) is None]
+    members = [i for i in todo if alone_reason(plans[i].dc, plans[i]) is None]
     alone = [i for i in todo if i not in members]
     if len(members) < 2 or not compatible([plans[i] for i in members]):
         return todo

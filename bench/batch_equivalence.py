@@ -84,7 +84,7 @@ def main(argv=None) -> int:
                     print(f"  {k}: alone {x[k]!r}, batch {y[k]!r}")
     reasons: dict = {}
     for p in plans:
-        r = ptxas_batch.alone_reason(p.dc)
+        r = ptxas_batch.alone_reason(p.dc, p)
         if r:
             reasons[r.split(" (")[0]] = reasons.get(r.split(" (")[0], 0) + 1
     for g in groups:
