@@ -230,6 +230,7 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
 _UNDEF = re.compile(r"#\s*undef\s+([A-Za-z_]\w*)")
 _KEPT_INCLUDE = re.compile(r"#\s*include\s*[<\"]([^>\"]+)[>\"]")
 _EXTERN_C = re.compile(r'\bextern\s*"C"')
+_UNQUALIFIED = re.compile(r"(?<![\w.:>])([A-Za-z_]\w*)")
 _DIRECTIVE_WORDS = {"if", "ifdef", "ifndef", "elif", "else", "endif", "defined", "undef", "pragma",
                     "include", "line", "error", "warning"}
 _DEVICE_STORAGE = re.compile(r"\b__managed__\b|\bstatic\s+__device__\b|\b__device__\s+static\b")
@@ -250,7 +251,8 @@ def _batch_facts(dcode: DeviceCode, emitted: list) -> None:
         if c.kind == "directive":
             _directive_facts(dcode, clean, pending)
             continue
-        pending["used"] |= c.refs
+        # names looked up from here (not `cg::sync`, `x.sync`): those an earlier include could add to
+        pending["used"] |= c.refs & set(_UNQUALIFIED.findall(_strip_comments_and_strings(c.text)))
         for o in ns:
             m = re.match(r"namespace\s+([A-Za-z_]\w*)", o)
             if m:
@@ -304,6 +306,7 @@ def _global_literals(text: str) -> bool:
 
     if re.search(r"\b(assert|__assert\w*)\s*\(", text):
         return True
+    text = _EXTERN_C.sub("extern", text)  # a linkage, not data
     i, n = 0, len(text)
     asm_depth = None  # the paren depth an asm statement's operands open at
     depth = 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from typing import Optional, Sequence
 
 __all__ = ["ptxas_args", "start", "report", "wanted", "set_threads", "finish"]
@@ -48,6 +48,14 @@ def _drain() -> None:
             limit = _batch_limit()
             _taken += 1
             window = [(k, f) for k, f in list(_queue)[:_WINDOW] if _same_flags(k, key)]
+        if _no_kernel(key):
+            # No kernel in the file's text: the whole file would be compiled, for a report that
+            # the analysis asks for only if clang finds a kernel after all (then compiled then).
+            with _lock:
+                if _jobs.get(key) is fut:
+                    del _jobs[key]
+            fut.cancel()
+            continue
         if not fut.set_running_or_notify_cancel():
             continue
         if limit > 1 and window:
@@ -83,6 +91,14 @@ def _same_flags(a: tuple, b: tuple) -> bool:
     (include dirs may differ: ptxas_batch checks them)."""
     strip = lambda extra: tuple(x for x in extra if x not in ("-x", "cu"))  # noqa: E731
     return a[3] == b[3] and a[5] == b[5] and strip(a[6]) == strip(b[6])
+
+
+def _no_kernel(key: tuple) -> bool:
+    try:
+        plan = _plan(key)
+    except Exception:  # noqa: BLE001 - compiled (and reported) as before
+        return False
+    return plan is not None and plan.dc is None
 
 
 def _plan(key: tuple):
@@ -172,6 +188,14 @@ def _compile(key: tuple, instantiations: tuple = ()):
     from .registers import ptxas_resources
 
     path, _, _, arch, inc, defs, extra = key
+    plan = _plans.get(key) if not instantiations else None
+    if plan is not None:  # made when the job was looked at for a batch: compiled the same way
+        try:
+            from .ptxas_batch import compile_batch
+
+            return compile_batch([plan])[0]
+        except Exception:  # noqa: BLE001 - ptxas_resources reports it
+            pass
     if instantiations:
         return ptxas_resources(path, arch, list(inc), list(defs), list(extra), instantiations=instantiations)
     return ptxas_resources(path, arch, list(inc), list(defs), list(extra))
@@ -230,7 +254,10 @@ def report(path: str, arch: str, include_dirs: Sequence[str], defines: Sequence[
     with _lock:
         fut = _jobs.get(key)
     if fut is not None:
-        return fut.result()
+        try:
+            return fut.result()
+        except CancelledError:  # left for when asked (a file without kernels): asked now
+            pass
     rep = _compile(key)
     fut = Future()
     fut.set_result(rep)

@@ -30,7 +30,7 @@ __all__ = ["HeaderNames", "header_names", "global_names"]
 @dataclass(frozen=True)
 class HeaderNames:
     identifiers: frozenset  # every identifier in the headers' text
-    macros: frozenset  # the names they #define
+    macros: frozenset  # the names they #define (but not as cuda_runtime.h's headers already do)
     globals: frozenset  # identifiers declared at global scope (a superset)
 
 
@@ -74,7 +74,7 @@ def _build(tool: str, sm: str, key: tuple) -> Optional[HeaderNames]:
     if files is None or base is None:
         return None
     ids: set = set()
-    macros: set = set()
+    defs: dict = {}  # macro -> its definitions in the added headers
     glob: set = set()
     stamps = []
     for f in sorted(set(files) - set(base)):
@@ -85,8 +85,23 @@ def _build(tool: str, sm: str, key: tuple) -> Optional[HeaderNames]:
         except OSError:
             return None
         ids.update(_IDENT.findall(text))
-        macros.update(_DEFINE.findall(text))
+        for name, body in _DEFINE_BODY.findall(text):
+            defs.setdefault(name, set()).add(" ".join(body.split()))
         glob |= global_names(text)
+    # A macro that cuda_runtime.h's headers already define, and that the added ones only define
+    # again the same way (stddef.h's NULL), has that value before the include too.
+    before: dict = {}
+    for f in base:
+        try:
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+            stamps.append((f, os.stat(f).st_mtime_ns))
+        except OSError:
+            return None
+        for name, body in _DEFINE_BODY.findall(text):
+            if name in defs:
+                before.setdefault(name, set()).add(" ".join(body.split()))
+    macros = {m for m, d in defs.items() if not d <= before.get(m, set())}
     out = HeaderNames(frozenset(ids), frozenset(macros), frozenset(glob))
     cfile = _cache_file(key)
     try:
@@ -121,7 +136,7 @@ def _dependencies(tool: str, sm: str, includes: tuple) -> Optional[list[str]]:
 
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-_DEFINE = re.compile(r"#\s*define\s+([A-Za-z_]\w*)")
+_DEFINE_BODY = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)([^\n]*(?:\\\n[^\n]*)*)", re.M)
 _SCAN = re.compile(r'//[^\n]*|/\*.*?\*/|extern\s*"C(?:\+\+)?"\s*\{|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
                    r'|^[ \t]*#(?:[^\n]*\\\n)*[^\n]*|[{};=()]|[A-Za-z_]\w*', re.S | re.M)
 # libcu++, CUB, Thrust and cooperative groups open their namespaces with macros
