@@ -155,6 +155,20 @@ class _LazyPlans:
         return _plan(self.keys[i])
 
 
+def finish(wait: bool = True) -> None:
+    """Drop the compiles not started yet and (``wait``) wait for the running ones: a run that
+    ends with compiles nobody asked for leaves no compiler processes or temporary files behind."""
+    with _lock:
+        while _queue:
+            key, fut = _queue.popleft()
+            fut.cancel()
+            if _jobs.get(key) is fut:
+                del _jobs[key]  # asked for later: compiled then
+        running = list(_workers) if wait else []
+    for t in running:
+        t.join()
+
+
 def _after_fork_in_child() -> None:
     # a forked child has no worker thread: forget jobs that only that thread would finish
     global _lock, _workers, _jobs, _taken
