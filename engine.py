@@ -79,6 +79,19 @@ def start_ptxas(task: Task) -> None:
     start(task.path, effective_options(task.aopts, task.copts))
 
 
+def _parse_ahead(task: Task) -> None:
+    """Start parsing the file of ``task`` (one read from disk) in the background."""
+    if task.source is not None:
+        return
+    try:
+        from .analyzer.pipeline import parse_ahead
+        from .rules.runner import effective_options
+
+        parse_ahead(task.path, effective_options(task.aopts, task.copts))
+    except Exception:  # noqa: BLE001 - only a head start: the analysis parses it itself
+        pass
+
+
 def run_task(task: Task) -> TaskResult:
     from .rules.runner import check_file
 
@@ -771,8 +784,15 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
                 set_threads(int(os.environ.get("CUDALINT_PTXAS_THREADS", 0)) or min(4, default_jobs()))
                 for i in todo:  # every compile queued now: they overlap the analyses below
                     start_ptxas(tasks[i])
-            for i in todo:
-                record(i, TaskResult(crash_result(tasks[i].path, broken)) if broken else run(tasks[i]))
+            try:
+                for n, i in enumerate(todo):
+                    if run is _guarded and not broken and n + 1 < len(todo):
+                        _parse_ahead(tasks[todo[n + 1]])  # on another core, during this analysis
+                    record(i, TaskResult(crash_result(tasks[i].path, broken)) if broken else run(tasks[i]))
+            finally:
+                if len(todo) > 1:
+                    from .analyzer.frontend.parse_ahead import clear
+                    clear()
         else:
             # The compiles run here, in this otherwise idle process, on the cores the workers
             # leave, all queued now; a worker that needs a report waits for it on the ptxas
