@@ -83,3 +83,33 @@ def test_a_jobs_1_run_parses_each_next_file_ahead_with_the_same_answers(tmp_path
 
     assert answers(together) == answers(alone)
     assert any(d.code == "CL201" and "8 elements apart" in d.message for d in together[2].diagnostics)
+
+
+import dataclasses
+import signal
+
+
+@dataclasses.dataclass
+class CrashingOptions(AnalysisOptions):
+    """Kills the worker process that unpickles it, as a libclang crash in a parse would."""
+
+    def __setstate__(self, state):
+        import resource
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.kill(os.getpid(), signal.SIGILL)
+
+
+def test_a_crash_while_a_worker_also_parses_its_next_file_is_not_blamed_on_its_own_file(tmp_path):
+    from cudalint.engine import WorkerPool
+
+    files = [_file(tmp_path, n, 2) for n in range(3)]
+    tasks = [Task(str(files[0]), AnalysisOptions(use_ptxas=False), CheckOptions()),
+             Task(str(files[1]), CrashingOptions(use_ptxas=False), CheckOptions()),
+             Task(str(files[2]), AnalysisOptions(use_ptxas=False), CheckOptions())]
+    with WorkerPool(1) as pool:
+        out = dict(pool.run(tasks))
+    # the worker dies when told of file 1 (its options) while it has file 0: file 0 is run
+    # again alone and is fine; file 1 itself crashes, alone too, and is the one reported
+    assert [d.code for d in out[0].result.diagnostics] == ["CL201"] and out[0].result.error is None
+    assert out[1].result.error and "crashed (signal SIGILL)" in out[1].result.diagnostics[0].message
+    assert [d.code for d in out[2].result.diagnostics] == ["CL201"] and out[2].result.error is None

@@ -10,6 +10,10 @@ pipeline when it asks for the same file with the same options, or None, and the 
 parses as before. A file that changed on disk since the parse began is parsed again. Nothing is
 ever parsed ahead for an editor buffer (unsaved text) or a single-file run (which forks its
 crash-isolation child: no threads may run then); :func:`clear` drops what nobody took.
+
+Who parses ahead: a ``--jobs 1`` run of several files (the next file of its list), and each
+worker of a ``--jobs N`` pool (the file it was told it will probably get next; the pool runs a
+file again, alone, when its worker crashed while also parsing another one).
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ import threading
 from concurrent.futures import Future
 from typing import Optional
 
-__all__ = ["start", "take", "clear"]
+__all__ = ["start", "take", "keep_only", "clear"]
 
 _lock = threading.Lock()
 _ahead: dict[tuple, tuple[Future, tuple]] = {}  # key -> (the parse, the file's stat when it began)
@@ -77,6 +81,15 @@ def take(path: str, fopts):
     if _stamp(path) != stamp:
         return None
     return pr
+
+
+def keep_only(path: str) -> None:
+    """Drop the parses begun for files other than ``path`` (a worker told of a file that another
+    worker got): their threads end on their own, and nothing keeps their results."""
+    keep = os.path.abspath(path)
+    with _lock:
+        for key in [k for k in _ahead if k[0] != keep]:
+            del _ahead[key]
 
 
 def clear() -> None:
