@@ -54,6 +54,7 @@ def _drain() -> None:
             with _lock:
                 if _jobs.get(key) is fut:
                     del _jobs[key]
+            _plans.pop(key, None)
             fut.cancel()
             continue
         if not fut.set_running_or_notify_cancel():
@@ -131,6 +132,7 @@ def _compile_batch(key: tuple, fut: Future, window: list, limit: int) -> None:
         if len(taken) > 1:
             reports = ptxas_batch.compile_batch([_plan(k) for k, _ in taken])
             for (k, f), rep in zip(taken, reports):
+                _plans.pop(k, None)
                 f.set_result(rep)
     except Exception:  # noqa: BLE001 - what was not answered compiles alone below
         pass
@@ -202,14 +204,7 @@ def _compile(key: tuple, instantiations: tuple = ()):
     from .registers import ptxas_resources
 
     path, _, _, arch, inc, defs, extra = key
-    plan = _plans.get(key) if not instantiations else None
-    if plan is not None:  # made when the job was looked at for a batch: compiled the same way
-        try:
-            from .ptxas_batch import compile_batch
-
-            return compile_batch([plan])[0]
-        except Exception:  # noqa: BLE001 - ptxas_resources reports it
-            pass
+    _plans.pop(key, None)  # compiled now: the next job with this key (an edited header) plans anew
     if instantiations:
         return ptxas_resources(path, arch, list(inc), list(defs), list(extra), instantiations=instantiations)
     return ptxas_resources(path, arch, list(inc), list(defs), list(extra))

@@ -201,6 +201,8 @@ def test_background_jobs_share_one_nvcc_call(tmp_path, monkeypatch):
 
     monkeypatch.setattr(R, "_nvcc_run", counted)
     monkeypatch.delenv("CUDALINT_PTXAS_BATCH", raising=False)
+    monkeypatch.setattr(ptxas_jobs, "_jobs", {})  # no report of an earlier test for these files
+    monkeypatch.setattr(ptxas_jobs, "_plans", {})
     files = [ROOT / "fixtures" / "occupancy" / "block_sizes.cu"] + FIXTURES
     opts = AnalysisOptions(include_dirs=[])
     ptxas_jobs.finish()
