@@ -143,3 +143,18 @@ def test_no_analysis_builds_physical_quantities():
              for p in (root / d).rglob("*.py")
              if "physics" in p.read_text(encoding="utf-8") and p.name != "sympy_simplify.py"]
     assert users == []
+
+
+def test_loading_the_analyses_does_not_run_the_collector_over_the_imports():
+    # 186 collections (30 ms) when the collector ran during the imports; it is on afterwards
+    import json
+    import subprocess
+    import sys
+
+    probe = ("import gc, json\nn = [0]\ngc.callbacks.append(lambda phase, info: n.__setitem__(0, n[0] + (phase == 'stop')))\n"
+             "from cudalint.engine import load_analyses\nbefore = n[0]\nassert load_analyses() is None\n"
+             "print(json.dumps({'during': n[0] - before, 'on': gc.isenabled(), 'frozen': gc.get_freeze_count()}))")
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert out["during"] <= 10 and out["on"] and out["frozen"] > 10_000
