@@ -79,6 +79,20 @@ def start_ptxas(task: Task) -> None:
     start(task.path, effective_options(task.aopts, task.copts))
 
 
+def _parse_ahead(path: str, aopts, copts, source: Optional[str] = None) -> None:
+    """Start parsing ``path`` (a file read from disk, not a buffer) in the background, for
+    the analysis that will follow this one (``frontend.parse_ahead``)."""
+    if source is not None:
+        return
+    try:
+        from .analyzer.pipeline import parse_ahead
+        from .rules.runner import effective_options
+
+        parse_ahead(path, effective_options(aopts, copts))
+    except Exception:  # noqa: BLE001 - only a head start: the analysis parses it itself
+        pass
+
+
 def run_task(task: Task) -> TaskResult:
     from .rules.runner import check_file
 
@@ -486,9 +500,12 @@ def _worker_main(conn) -> None:
             return
         task, ahead = task  # ahead: (path, options) of the file this worker will likely get next
         if not broken:
+            from .analyzer.frontend import parse_ahead
+            parse_ahead.keep_only(task.path)  # a file it was told of but did not get: dropped
             _start_quietly(task.path, task.aopts, task.copts, task.source)
             if ahead is not None:
-                _start_quietly(*ahead)  # its compile overlaps this file's analysis
+                _start_quietly(*ahead)  # its compile and parse overlap this file's analysis
+                _parse_ahead(*ahead)
         out = TaskResult(crash_result(task.path, broken)) if broken else _guarded(task)
         try:
             conn.send(out)
@@ -524,6 +541,7 @@ class _Worker:
         self.proc.start()
         child.close()
         self.task: Optional[Task] = None
+        self.told = False  # told of the next file (so also parsing it)
         self.index = -1
         self.started = 0.0
 
@@ -595,13 +613,20 @@ class WorkerPool:
         # pending: its compile (ptxas) then runs during the current file's analysis, as the
         # single-process run queues every compile up front.
         ahead: dict[int, int] = {}  # id(worker) -> index of the task it was told about
+        # A worker parses the file it was told of while it analyses its own: a crash may then be
+        # the other file's. Such a file is run again once, alone, before it is called a crash.
+        retried: set[int] = set()
         while pending or busy:
             while pending and idle:
                 w = idle.pop()
                 i, nxt = _pick(pending, ahead, id(w))
+                if i in retried:
+                    ahead.pop(id(w), None)
+                    nxt = None
                 w.task, w.index, w.started = tasks[i], i, time.monotonic()
+                w.told = nxt is not None
                 try:
-                    # of the next task, only what its compile needs (a Task may not unpickle)
+                    # of the next task, only what its compile and parse need (a Task may not unpickle)
                     nt = tasks[nxt] if nxt is not None else None
                     w.conn.send((tasks[i], (nt.path, nt.aopts, nt.copts, nt.source) if nt else None))
                     busy.append(w)
@@ -627,6 +652,14 @@ class WorkerPool:
                 died = w.proc.sentinel in ready or w.conn in ready or not w.proc.is_alive()
                 limit = w.task.time_limit if w.task and w.task.time_limit else None
                 hung = limit is not None and now - w.started > limit + KILL_GRACE_S
+                if died and not hung and w.told and w.index not in retried:
+                    busy.remove(w)
+                    retried.add(w.index)
+                    pending.append(w.index)  # next out: alone in a fresh worker
+                    w.proc.join(timeout=5)
+                    self._replace(w)
+                    idle.append(self._workers[-1])
+                    continue
                 if died or hung:
                     busy.remove(w)
                     task, index = w.task, w.index
@@ -780,8 +813,16 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
                 set_threads(int(os.environ.get("CUDALINT_PTXAS_THREADS", 0)) or min(4, default_jobs()))
                 for i in todo:  # every compile queued now: they overlap the analyses below
                     start_ptxas(tasks[i])
-            for i in todo:
-                record(i, TaskResult(crash_result(tasks[i].path, broken)) if broken else run(tasks[i]))
+            try:
+                for n, i in enumerate(todo):
+                    if run is _guarded and not broken and n + 1 < len(todo):
+                        nt = tasks[todo[n + 1]]
+                        _parse_ahead(nt.path, nt.aopts, nt.copts, nt.source)  # during this analysis
+                    record(i, TaskResult(crash_result(tasks[i].path, broken)) if broken else run(tasks[i]))
+            finally:
+                if len(todo) > 1:
+                    from .analyzer.frontend.parse_ahead import clear
+                    clear()
         else:
             # The compiles run here, in this otherwise idle process, on the cores the workers
             # leave, all queued now; a worker that needs a report waits for it on the ptxas

@@ -92,12 +92,19 @@ def _seed(fn: ir.Function, calls: list) -> Env:
             continue
         vals = []
         reason = None
+
+        def arg(c: ir.Call, i: int = i, p=p) -> Optional[ir.Expr]:
+            return c.args[i] if i < len(c.args) else p.default  # omitted: the default argument
+
+        defaulted = sum(1 for c, _ in calls if i >= len(c.args))
         for c, cenv in calls:
-            a = c.args[i] if i < len(c.args) else None
+            a = arg(c)
             v = evaluate(a, cenv) if a is not None else None
             if v is None:
                 reason = (f"`{p.name}` is a parameter of `{fn.name}`; the call at line {c.range.line} "
-                          f"passes `{text(a)}`" + (f": {why_unknown(a, cenv)}" if a is not None else ""))
+                          + (f"passes `{text(a)}`" if i < len(c.args) else
+                             f"leaves it to its default `{text(a)}`" if a is not None else "passes no value")
+                          + (f": {why_unknown(a, cenv)}" if a is not None else ""))
                 break
             vals.append((wrap(v, p.type), c.range.line))
         if reason is None:
@@ -106,15 +113,17 @@ def _seed(fn: ir.Function, calls: list) -> Env:
                 v0 = vals[0][0]
                 env.set(p, v0, keep_parts=True)
                 lines = ", ".join(str(ln) for _, ln in vals[:3]) + (", ..." if len(vals) > 3 else "")
+                how = ("passes" if not defaulted else
+                       "leaves it to its default" if defaulted == len(vals) else "passes or leaves to its default")
                 env.origin[p] = {f"`{p.name}` = {_show(v0)} in `{fn.name}`, as "
                                  f"{'every call' if len(vals) > 1 else 'the only call'} in this file "
-                                 f"passes (line {lines})"} | set().union(*(cenv.origins(c.args[i]) for c, cenv in calls))
+                                 f"{how} (line {lines})"} | set().union(*(cenv.origins(arg(c)) for c, cenv in calls))
                 if isinstance(v0, tuple):  # a dim3 known in some components: say why not the rest
                     c, cenv = calls[0]
                     for m, comp in zip("xyz", v0):
                         if comp is None:
                             env.why[(p, m)] = (f"`{p.name}.{m}` comes from the call at line {c.range.line}: "
-                                               + (why_unknown(ir.Member(c.range, ir.UNKNOWN_TYPE, c.args[i], m), cenv)
+                                               + (why_unknown(ir.Member(c.range, ir.UNKNOWN_TYPE, arg(c), m), cenv)
                                                   or "unknown"))
                 continue
             shown = ", ".join(f"{v} at line {ln}" for v, ln in vals[:3])

@@ -301,6 +301,7 @@ class Variable:
     file_scope: bool = False
     is_reference: bool = False
     uid: int = 0
+    default: Optional["Expr"] = None  # a parameter's default argument (`int n = 1024`)
 
     def __repr__(self) -> str:
         return f"Variable({self.name!r}, {self.type.spelling!r}, {self.storage})"

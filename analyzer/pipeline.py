@@ -167,6 +167,25 @@ def _read_source(path: str) -> tuple[Optional[str], Optional[str]]:
         return data.decode("latin-1"), None
 
 
+def frontend_options(opts: AnalysisOptions):
+    """The parser's options for an analysis with ``opts`` (clang frontend)."""
+    from .frontend.parse import FrontendOptions
+
+    return FrontendOptions(include_dirs=list(opts.include_dirs), defines=list(opts.defines),
+                           std=opts.std, arch=opts.arch, extra_args=list(opts.extra_args),
+                           compile_commands=opts.compile_commands)
+
+
+def parse_ahead(path: str, opts: AnalysisOptions) -> None:
+    """Start parsing ``path`` in the background for a later :func:`analyze_file` with ``opts``
+    (see ``frontend.parse_ahead``)."""
+    if opts.frontend == "pycparser" or not_a_source(path):
+        return
+    from .frontend import parse_ahead as ahead
+
+    ahead.start(path, frontend_options(opts))
+
+
 def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Optional[ir.TranslationUnit]:
     """Run the selected frontend; fill ``fa.error``/``fa.notes`` on problems."""
     if opts.frontend == "pycparser":
@@ -177,14 +196,13 @@ def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Op
         except FrontendError as e:
             fa.error = ParseProblem(e.message, e.line or 0, e.column or 0, path)
             return None
+    from .frontend import parse_ahead
     from .frontend.lower_clang import lower_translation_unit
-    from .frontend.parse import FrontendOptions, parse_file
+    from .frontend.parse import parse_file
     from .frontend.project_files import ProjectScope
 
-    fopts = FrontendOptions(include_dirs=list(opts.include_dirs), defines=list(opts.defines),
-                            std=opts.std, arch=opts.arch, extra_args=list(opts.extra_args),
-                            compile_commands=opts.compile_commands)
-    pr = parse_file(path, fopts)
+    fopts = frontend_options(opts)
+    pr = parse_ahead.take(path, fopts) or parse_file(path, fopts)
     for h in pr.stubbed_headers:
         fa.notes.append(f"header <{h}> not found; analysed without it (pass its directory with -I)")
     if pr.fatal or pr.tu is None:

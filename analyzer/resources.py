@@ -529,9 +529,11 @@ def _parts_text(parts: dict) -> str:
     return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in parts.items() if v)
 
 
-def estimate_registers(kernel: ir.Function, variables: list, target=None) -> RegisterEstimate:
+def estimate_registers(kernel: ir.Function, variables: list, target=None,
+                       compiler: bool = False) -> RegisterEstimate:
     """Registers per thread ptxas would allocate for ``kernel`` (an estimate, see the module
-    docstring). ``variables`` are the kernel's :class:`~cudalint.analyzer.memory.VariableFact`."""
+    docstring). ``variables`` are the kernel's :class:`~cudalint.analyzer.memory.VariableFact`.
+    ``compiler``: a compiler ran on the file (the estimate is then no hint to install one)."""
     reg_arrays, local_arrays, promoted = _array_classes(variables)
     peak, line, parts = _Estimator(kernel, reg_arrays, local_arrays).run()
     regs = EST_BASE + max(peak, 0)
@@ -547,12 +549,41 @@ def estimate_registers(kernel: ir.Function, variables: list, target=None) -> Reg
     assumptions[:0] = [
         f"registers per thread ESTIMATED from the source ({regs}; no ptxas report): peak register "
         f"pressure at line {line} - {_parts_text(parts)}. "
-        "The real count can differ by several registers; install the CUDA toolkit (nvcc) for exact counts"]
+        "The real count can differ by several registers" +
+        ("" if compiler else "; install the CUDA toolkit (nvcc) for exact counts")]
     if target is not None and regs > target.max_registers_per_thread:
         assumptions.append(f"the estimate ({regs}) exceeds the {target.max_registers_per_thread}-register "
                            f"limit of {target.base_arch}: ptxas would spill the rest to local memory")
         regs = target.max_registers_per_thread
     return RegisterEstimate(regs, line, parts, assumptions)
+
+
+def _widest_instantiation(rep, fn: ir.Function, assumptions: list[str]):
+    """For a template kernel analysed generically: the compiled instantiation of it with the
+    most registers (what the worst of its launches gets), with the range of all of them in
+    ``assumptions``; or (None, why) when ptxas compiled none."""
+    insts = sorted((f for f in rep.functions.values()
+                    if f.is_entry and f.registers is not None and f.plain_name == fn.name),
+                   key=lambda f: (f.registers, f.static_smem_bytes, f.demangled or f.name))
+    if not insts:
+        return None, (f"`{fn.display_name}` is a template and ptxas' report has no instantiation of "
+                      "it (the file instantiates none that the compile could see)")
+    widest = insts[-1]
+    regs = sorted({f.registers for f in insts})
+    smem = sorted({f.static_smem_bytes or 0 for f in insts})
+    span = f"{regs[0]}-{regs[-1]}" if len(regs) > 1 else f"{regs[0]}"
+    def shown(f) -> str:  # reduce4<float,128> (cu++filt's 128u, as the source spells it)
+        return _norm_targs(_signature_head(f.demangled)) if f.demangled else f.name
+
+    names = ", ".join(shown(f) for f in insts[:3])
+    more = f" and {len(insts) - 3} more" if len(insts) > 3 else ""
+    smem_txt = (f", {smem[0]}-{smem[-1]} B static shared memory" if len(smem) > 1 else "")
+    assumptions.append(
+        f"`{fn.display_name}` is a template analysed for no particular arguments; ptxas compiled "
+        f"{len(insts)} instantiation{'s' if len(insts) > 1 else ''} of it ({names}{more}): {span} "
+        f"registers per thread{smem_txt}; the figures below are those of the one with the most, "
+        f"{shown(widest)}")
+    return widest, None
 
 
 def launch_bounds_register_cap(kernel: ir.Function, target) -> Optional[int]:
@@ -673,24 +704,27 @@ def kernel_resources(fn: ir.Function, variables: list, tu: Optional[ir.Translati
     assumptions: list[str] = []
     notes: list[str] = []
     use_ptxas = bool(getattr(opts, "use_ptxas", True)) and not os.environ.get("CUDALINT_NO_PTXAS")
+    compiled = False  # a compiler ran on the file (so "install nvcc" is no advice)
     unbound = bool(fn.template_params) and not fn.template_bindings
     why_no_ptxas: Optional[str] = None
     kr = None
     if not use_ptxas:
         why_no_ptxas = "ptxas disabled"
-    elif unbound:
-        why_no_ptxas = (f"`{fn.display_name}` is a template with no instantiation in this file; "
-                        "ptxas compiles only instantiations")
     elif getattr(opts, "frontend", "clang") == "pycparser":
         why_no_ptxas = "plain-C frontend: the file is not compiled with nvcc"
     else:
         path = (tu.path if tu is not None and tu.path else fn.range.file) or ""
         rep = _ptxas_report(path, arch, list(getattr(opts, "include_dirs", []) or []),
                             list(getattr(opts, "defines", []) or []), getattr(opts, "std", None))
+        compiled = rep is not None and rep.ok
         if rep is None:
             why_no_ptxas = f"cannot read {path}"
         elif not rep.ok:
             why_no_ptxas = rep.reason or "ptxas failed"
+        elif unbound:
+            # Analysed generically (its template arguments unknown); ptxas compiled only the
+            # instantiations the file makes, each with its own count.
+            kr, why_no_ptxas = _widest_instantiation(rep, fn, assumptions)
         else:
             kr = match_ptxas_kernel(rep, fn)
             if kr is None and fn.template_bindings and rep.mode == "device code only" and tu is not None:
@@ -720,7 +754,7 @@ def kernel_resources(fn: ir.Function, variables: list, tu: Optional[ir.Translati
             assumptions=assumptions, notes=notes)
 
     try:
-        est = estimate_registers(fn, variables, target)
+        est = estimate_registers(fn, variables, target, compiler=use_ptxas and compiled)
     except Exception as e:  # an IR shape the estimate does not know must not stop the analysis
         est = RegisterEstimate(0, fn.range.line, {}, [
             f"registers per thread unknown: no ptxas report and the estimate failed "

@@ -152,3 +152,33 @@ def test_polybench_style_launch(tmp_path):
         "values from the callers in this file (another caller elsewhere may pass others): "
         "`ni` = 512 in `gemmCuda`, as the only call in this file passes (line 15); "
         "`nj` = 1024 in `gemmCuda`, as the only call in this file passes (line 15)"]
+
+
+def test_an_omitted_argument_takes_its_default(tmp_path):
+    """simpleOccupancy's `static int test(bool automatic, const int count = 1000000)`, called as
+    `test(false)` and `test(true)`: `count` is its default in every call; `automatic` differs."""
+    p = tmp_path / "d.cu"
+    p.write_text(textwrap.dedent("""
+        __global__ void sq(int *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] *= a[i]; }
+        static void launch(int *a, int n, bool big) {
+            int bs = big ? 512 : 128;
+            sq<<<(n + 127) / 128, 128>>>(a, n);
+            sq<<<(n + bs - 1) / bs, bs>>>(a, n);
+        }
+        static int test(bool big, const int count = 1000000, int scale = 2) {
+            int *a = 0;
+            launch(a, count * scale, big);
+            return 0;
+        }
+        int main() { test(false); test(true, 1000000); return 0; }
+        """))
+    opts = AnalysisOptions(use_ptxas=False)
+    fa = FileAnalysis(path=str(p), options=opts)
+    tu = lower(str(p), p.read_text(), opts, fa)
+    resolve_launch_sites(tu)
+    first, second = sorted(tu.launches, key=lambda s: s.range.line)
+    # count * scale = 1000000 * 2 in both calls (defaults, or passed equal to the default)
+    assert first.grid == (15625, 1, 1)  # (2000000 + 127) / 128 = 15625.99 -> 15625
+    assert first.arg_values[1] == 2000000
+    # `big` is false in one call and true in the other: the second block size stays unknown
+    assert second.grid is None and any("`big`" in u for u in second.unknown)

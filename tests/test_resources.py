@@ -286,8 +286,45 @@ def test_unknown_file_kernel_without_ptxas_entry_is_an_estimate(tmp_path):
     fa = analyze_file(str(p), AnalysisOptions())
     res = fa.kernels[0].resources
     assert res.registers_source == "estimate"
-    assert any("template with no instantiation" in a or "ptxas disabled" in a or "nvcc not found" in a
+    assert any("ptxas' report has no instantiation of it" in a or "ptxas disabled" in a or "nvcc not found" in a
                or "no entry" in a for a in res.assumptions)
+
+
+TEMPLATE_IN_HOST_TEMPLATE = """
+template <class T>
+__global__ void twice(T* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = x[i] * x[i] + x[i] / (T)3;
+}
+template <class T> void run(T* x, int n) { twice<T><<<(n + 255) / 256, 256>>>(x, n); }
+template void run<float>(float*, int);
+template void run<double>(double*, int);
+"""
+
+
+def test_a_template_analysed_generically_gets_its_instantiations_widest_ptxas_count(tmp_path):
+    """Instantiated only inside a host template (reduction_kernel.cu's pattern): the kernel is
+    analysed generically, and ptxas compiled twice<float> and twice<double>. The figures are
+    those of the instantiation with the most registers, nvcc's own report read independently."""
+    import re
+    import subprocess
+
+    from cudalint.analyzer.registers import find_nvcc
+
+    nvcc = find_nvcc()
+    if nvcc is None:
+        pytest.skip("needs nvcc")
+    p = _write(tmp_path, "inst.cu", TEMPLATE_IN_HOST_TEMPLATE)
+    out = subprocess.run([nvcc, "-cubin", "-arch=sm_90", "-Xptxas", "-v", "-o", os.devnull, str(p)],
+                         capture_output=True, text=True).stderr
+    regs = [int(r) for r in re.findall(r"Function properties for _Z5twiceI[fd]EvPT_i[\s\S]*?Used (\d+) registers", out)]
+    assert len(regs) == 2
+    fa = analyze_file(str(p), AnalysisOptions(arch="sm_90"))
+    res = _kernel(fa, "twice").resources
+    assert res.registers_source == "ptxas" and res.registers == max(regs)
+    text = next(a for a in res.assumptions if "template analysed" in a)
+    assert "2 instantiations" in text and "twice<float>" in text and "twice<double>" in text
+    assert not any("install the CUDA toolkit" in a for a in res.assumptions)
 
 
 # --------------------------------------------------------------------------- rules

@@ -330,6 +330,10 @@ class Lowerer(StmtLowering, ExprLowering):
             for ch in children(c):
                 if ch.kind == CK.PARM_DECL:
                     fn.params.append(self._local_var(ch, param=True))
+                    if kind == "host":  # host flow binds an omitted argument to its default
+                        dflt = [x for x in children(ch) if x.kind.is_expression()]
+                        if dflt:
+                            fn.params[-1].default = self.expr(dflt[-1])
                 elif ch.kind == CK.COMPOUND_STMT:
                     body_cursor = ch
             if body_cursor is not None:

@@ -1,0 +1,115 @@
+"""Parsing the next file in the background while this one is analysed (frontend.parse_ahead)."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from cudalint.analyzer.frontend import parse_ahead
+from cudalint.analyzer.frontend.parse import FrontendOptions
+from cudalint.analyzer.pipeline import AnalysisOptions
+from cudalint.engine import Task, check_files
+from cudalint.rules.runner import CheckOptions
+
+KERNEL = "__global__ void k{n}(const float* in, float* out) {{ out[threadIdx.x] = in[threadIdx.x * {s}]; }}\n"
+
+
+def _file(tmp_path, n, stride):
+    p = tmp_path / f"k{n}.cu"
+    p.write_text(KERNEL.format(n=n, s=stride))
+    return p
+
+
+def test_take_gives_the_parse_begun_for_the_same_file_and_options(tmp_path):
+    p = _file(tmp_path, 1, 2)
+    fo = FrontendOptions()
+    parse_ahead.start(str(p), fo)
+    assert parse_ahead.take(str(p), FrontendOptions(defines=["X=1"])) is None  # other options
+    pr = parse_ahead.take(str(p), fo)
+    assert pr is not None and not pr.fatal and pr.path == str(p)
+    assert any(c.spelling == "k1" for c in pr.tu.cursor.get_children())
+    assert parse_ahead.take(str(p), fo) is None  # taken once
+    parse_ahead.clear()
+
+
+def test_a_file_changed_after_the_parse_began_is_parsed_again(tmp_path):
+    p = _file(tmp_path, 1, 2)
+    fo = FrontendOptions()
+    parse_ahead.start(str(p), fo)
+    time.sleep(0.01)
+    p.write_text(KERNEL.format(n=2, s=4) + "// longer now\n")
+    assert parse_ahead.take(str(p), fo) is None
+    parse_ahead.clear()
+
+
+def test_clear_leaves_no_thread_running(tmp_path):
+    before = threading.active_count()
+    for n in range(3):
+        parse_ahead.start(str(_file(tmp_path, n, 2)), FrontendOptions())
+    parse_ahead.clear()
+    assert threading.active_count() == before
+    assert parse_ahead.take(str(tmp_path / "k0.cu"), FrontendOptions()) is None
+
+
+def test_a_jobs_1_run_parses_each_next_file_ahead_with_the_same_answers(tmp_path, monkeypatch):
+    files = [_file(tmp_path, n, s) for n, s in enumerate((2, 4, 8))]
+    tasks = [Task(str(f), AnalysisOptions(use_ptxas=False), CheckOptions()) for f in files]
+    monkeypatch.setenv("CUDALINT_NO_FORK", "1")
+    alone = [check_files([t], jobs=1)[0] for t in tasks]  # one file: nothing is parsed ahead
+
+    started, taken = [], []
+    real_start, real_take = parse_ahead.start, parse_ahead.take
+
+    def start(path, fopts):
+        started.append(os.path.basename(path))
+        real_start(path, fopts)
+
+    def take(path, fopts):
+        pr = real_take(path, fopts)
+        taken.append((os.path.basename(path), pr is not None))
+        return pr
+
+    monkeypatch.setattr(parse_ahead, "start", start)
+    monkeypatch.setattr(parse_ahead, "take", take)
+    before = threading.active_count()
+    together = check_files(tasks, jobs=1)
+    # every file but the first analysed was parsed ahead, and its parse was the one used
+    assert len(started) == 2 and sorted(started + [taken[0][0]]) == ["k0.cu", "k1.cu", "k2.cu"]
+    assert [ok for name, ok in taken] == [False, True, True]
+    assert threading.active_count() == before
+
+    def answers(rs):
+        return [[(d.code, d.location.line, d.message) for d in r.diagnostics] for r in rs]
+
+    assert answers(together) == answers(alone)
+    assert any(d.code == "CL201" and "8 elements apart" in d.message for d in together[2].diagnostics)
+
+
+import dataclasses
+import signal
+
+
+@dataclasses.dataclass
+class CrashingOptions(AnalysisOptions):
+    """Kills the worker process that unpickles it, as a libclang crash in a parse would."""
+
+    def __setstate__(self, state):
+        import resource
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.kill(os.getpid(), signal.SIGILL)
+
+
+def test_a_crash_while_a_worker_also_parses_its_next_file_is_not_blamed_on_its_own_file(tmp_path):
+    from cudalint.engine import WorkerPool
+
+    files = [_file(tmp_path, n, 2) for n in range(3)]
+    tasks = [Task(str(files[0]), AnalysisOptions(use_ptxas=False), CheckOptions()),
+             Task(str(files[1]), CrashingOptions(use_ptxas=False), CheckOptions()),
+             Task(str(files[2]), AnalysisOptions(use_ptxas=False), CheckOptions())]
+    with WorkerPool(1) as pool:
+        out = dict(pool.run(tasks))
+    # the worker dies when told of file 1 (its options) while it has file 0: file 0 is run
+    # again alone and is fine; file 1 itself crashes, alone too, and is the one reported
+    assert [d.code for d in out[0].result.diagnostics] == ["CL201"] and out[0].result.error is None
+    assert out[1].result.error and "crashed (signal SIGILL)" in out[1].result.diagnostics[0].message
+    assert [d.code for d in out[2].result.diagnostics] == ["CL201"] and out[2].result.error is None
