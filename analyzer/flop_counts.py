@@ -12,6 +12,7 @@ from typing import Optional, Union
 import sympy as sp
 
 from . import ir
+from .sympy_simplify import simplify
 
 Num = Union[int, sp.Expr]
 
@@ -123,8 +124,9 @@ def substitute(v: Num, values: dict) -> Num:
 @functools.lru_cache(maxsize=4096)
 def simplified(expr):
     """``sp.simplify(expr)``, memoised: the counts, trips and ratios of a kernel's loops and
-    phases (and of its template instances) simplify the same expressions again."""
-    return sp.simplify(expr)
+    phases (and of its template instances) simplify the same expressions again. (Without the
+    import of sympy's units package that its first call makes: analyzer/sympy_simplify.py.)"""
+    return simplify(expr)
 
 
 def json_number(v: Num):

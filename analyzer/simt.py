@@ -111,7 +111,8 @@ class Simt(SimtEval):
         self._memo: dict = {}  # (function, id(node)) -> (node, result): see _static
         self._consts: dict = {}  # (kind, value) -> read-only array of it (see const)
         self._known = _read_only(np.ones(self.n, dtype=bool))  # the ``k`` of every constant
-        self._blk = None  # the block ordinal of each thread, as a value (see _loaded)
+        self._blk = None  # token_part of each thread's block ordinal (see _loaded)
+        self._base_parts: dict = {}  # an object's base -> its token_part (see _loaded)
 
     # ------------------------------------------------------------------ helpers
     def const(self, x) -> V:

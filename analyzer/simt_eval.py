@@ -19,7 +19,7 @@ from . import cint, ir, simt_facts
 from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
 from .simt_log import Access
 from .simt_values import (_INT, OP_SALT, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
-                          _space_of, mix_tokens)
+                          _space_of, mix_tokens, token_part)
 
 MAX_INLINE_DEPTH = 6
 
@@ -285,10 +285,14 @@ class SimtEval:
             return out
         base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
         if p.space == "shared":
+            # (the block ordinal and the object's base are the same all run: mixed in as parts
+            # computed once, the tokens as mix_tokens(epoch, off, blk, base))
             if self._blk is None:
-                self._blk = V(self.arr(self.ts.blk).v, self._known)
-            out.t = mix_tokens(self.epoch, p.off, self._blk, self.const(base), force=True,
-                               known=self._known)
+                self._blk = token_part(V(self.arr(self.ts.blk).v, self._known), self._known)
+            part = self._base_parts.get(base)
+            if part is None:
+                part = self._base_parts[base] = token_part(self.const(base), self._known)
+            out.t = mix_tokens(self.epoch, p.off, force=True, known=self._known, fixed=(self._blk, part))
             return out
         out.t = np.where(p.off.k, base + (p.off.v & ((1 << 40) - 1)) + 1, 0).astype(_INT)
         if p.off.t is not None:  # an index not known but equal between threads: equal values
@@ -524,9 +528,10 @@ class SimtEval:
         if id(node) not in self.order:
             self.order[id(node)] = self._seq
             self._seq += 1
-        tok = value.t[idx].copy() if write and value is not None and value.t is not None else None
-        rec = Access(node, p.var, key, write, atomic, idx, p.off.v[idx].astype(_INT), int(size),
-                     m.must[idx].copy(), self.wepoch[idx].copy(),
+        # (indexing with ``idx`` copies already)
+        tok = value.t[idx] if write and value is not None and value.t is not None else None
+        rec = Access(node, p.var, key, write, atomic, idx, p.off.v[idx].astype(_INT, copy=False), int(size),
+                     m.must[idx], self.wepoch[idx],
                      tuple((r[0], r[1], r[2]) for r in self.iter_stack), tuple(self.tags), val,
                      p.volatile or bool(loc.elem is not None and loc.elem.is_volatile), tok, self._solo,
                      p.space, self.steps)

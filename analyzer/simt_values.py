@@ -152,19 +152,25 @@ def _part(x: V, known: Optional[np.ndarray] = None) -> np.ndarray:
     return np.where(x.k, bits * _M1 + 1, np.where(x.t != 0, x.t * _M2 + 2, 0))
 
 
+def token_part(x: V, known: Optional[np.ndarray] = None) -> tuple:
+    """What :func:`mix_tokens` computes of an input, and where it is nonzero: for an input
+    that is the same all run long (a block ordinal, an object's base), computed once."""
+    p = _part(x, known)
+    return p, p != 0
+
+
 def mix_tokens(salt: int, *xs: V, force: bool = False,
-               known: Optional[np.ndarray] = None) -> Optional[np.ndarray]:
+               known: Optional[np.ndarray] = None, fixed: tuple = ()) -> Optional[np.ndarray]:
     """Provenance tokens of a deterministic operation on ``xs``: equal inputs give equal
     results, so two threads whose inputs have equal known values or equal tokens get equal
     tokens (0 where some input is neither known nor tokened). None when no input has tokens.
-    ``known`` as for :func:`_part`."""
+    ``known`` as for :func:`_part`. ``fixed``: :func:`token_part` of further inputs, mixed
+    after ``xs`` (as if they were listed there)."""
     if not force and not any(x.t is not None for x in xs):
         return None
     h = ((int(salt) & 0x7FFFFFFF) * 0x9E3779B1 + 7) & ((1 << 62) - 1)  # the seed, every thread
     ok = None
-    for x in xs:
-        p = _part(x, known)
-        nz = p != 0
+    for p, nz in [token_part(x, known) for x in xs] + list(fixed):
         ok = nz if ok is None else ok & nz
         h = (h ^ p) * _M1
         h ^= h >> 31

@@ -35,6 +35,7 @@ from typing import Optional
 from . import ir
 from .cfg import BLOCK_BARRIER_CALLS, BRANCH, CFG, LOOP_COND, SWITCH, Node
 from .simt import branch_divergence
+from .simt_log import sample_blocks
 
 # Calls whose result differs between the threads of a block.
 DIVERGENT_CALLS_PREFIX = ("atomic", "__atomic", "__shfl", "__ballot", "__any", "__all", "__match",
@@ -448,7 +449,12 @@ class DivergenceFacts:
 
 def warp_divergence(kernel: ir.Function, block: tuple, grid: Optional[tuple], params: dict,
                     uni: Optional[Uniformity] = None) -> DivergenceFacts:
-    """Run the kernel over the launch and measure every ``if`` (see :class:`WarpSplit`)."""
+    """Run the kernel over the launch and measure every ``if`` (see :class:`WarpSplit`).
+    A kernel without an ``if`` (its inlined device functions included) has nothing to measure:
+    no run (it cost a tiled matrix product 0.12 s), no branches, nothing left unmeasured."""
+    if not has_if(kernel):
+        blocks, whole = sample_blocks(tuple(grid) if grid else None, tuple(block))
+        return DivergenceFacts(complete=True, whole_grid=whole, blocks=len(blocks))
     uni = uni or Uniformity(kernel)
     sim, whole = branch_divergence(kernel, block, grid, params, uniform=_uniform_fn(uni))
     out = DivergenceFacts(complete=sim.complete, whole_grid=whole, blocks=len(sim.ts.blocks))
@@ -461,6 +467,22 @@ def warp_divergence(kernel: ir.Function, block: tuple, grid: Optional[tuple], pa
             st.executions, st.unknown, st.example_block, st.example_warp, st.example_lanes,
             st.minority)
     return out
+
+
+def has_if(fn: ir.Function) -> bool:
+    """Whether ``fn`` or a function it calls (what the interpreter inlines) has an ``if``."""
+    todo, seen = [fn], set()
+    while todo:
+        f = todo.pop()
+        if id(f) in seen or f.body is None:
+            continue
+        seen.add(id(f))
+        for st in f.statements():
+            if isinstance(st, ir.If):
+                return True
+        todo.extend(x.function for x in f.expressions()
+                    if isinstance(x, ir.Call) and x.function is not None)
+    return False
 
 
 def _uniform_fn(uni: Uniformity):

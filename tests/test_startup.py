@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "fixtures" / "examples" / "matmul.cu"
 HEAVY = ("sympy", "networkx", "numpy", "clang.cindex", "asyncio", "pygls")
@@ -39,7 +41,7 @@ def test_an_empty_file_loads_no_analysis(tmp_path):
     empty = tmp_path / "empty.cu"
     empty.write_text("\n")
     out = _run(["check", str(empty), "--no-cache"], tmp_path / "cache")
-    assert out == {"code": 0, "heavy": []}
+    assert out["code"] == 0 and out["heavy"] == []
 
 
 def test_a_result_cache_hit_loads_no_analysis(tmp_path):
@@ -47,4 +49,24 @@ def test_a_result_cache_hit_loads_no_analysis(tmp_path):
     first = _run(["check", str(FIXTURE)], cache)
     assert "sympy" in first["heavy"]  # the cold run did analyse
     second = _run(["check", str(FIXTURE)], cache)
-    assert second == {"code": first["code"], "heavy": []}
+    assert second["code"] == first["code"] and second["heavy"] == []
+
+
+def test_a_cold_run_imports_no_graph_library(tmp_path):
+    # the CFGs use analyzer/digraph.py (networkx cost 60-80 ms to import)
+    out = _run(["check", str(FIXTURE), "--no-cache"], tmp_path / "cache")
+    assert out["code"] == 1 and "sympy" in out["heavy"] and "numpy" in out["heavy"]
+    assert "networkx" not in out["heavy"]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task") or (os.cpu_count() or 1) < 2,
+                    reason="counts threads in /proc, needs two cores")
+def test_loading_the_analyses_starts_no_blas_threads():
+    # numpy's OpenBLAS starts a spinning thread per core at import unless told otherwise
+    # (analyzer/__init__.py); the analyses do no linear algebra
+    probe = ("import os; from cudalint.engine import load_analyses; assert load_analyses() is None; "
+             "import numpy; print(len(os.listdir('/proc/self/task')))")
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert int(p.stdout.split()[-1]) == 1
