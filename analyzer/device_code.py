@@ -64,6 +64,10 @@ class DeviceCode:
     global_data: bool = False  # __device__/__managed__ variables, string literals, asserts: gmem
     foreign_operators: bool = False  # an operator overload on types it does not define
     late_using: bool = False  # a using-directive after a definition
+    # `extern __shared__ T x[];`: cicc aligns it to 16 bytes, and ptxas then rounds every kernel's
+    # static shared memory in the compile up to 16 (4 -> 16 bytes)
+    dynamic_shared: bool = False
+    unused_dynamic_shared: bool = False  # one is declared but not used (dropped, then no rounding)
 
     @property
     def has_templates(self) -> bool:
@@ -230,6 +234,7 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
 _UNDEF = re.compile(r"#\s*undef\s+([A-Za-z_]\w*)")
 _KEPT_INCLUDE = re.compile(r"#\s*include\s*[<\"]([^>\"]+)[>\"]")
 _EXTERN_C = re.compile(r'\bextern\s*"C"')
+_EXTERN_SHARED = re.compile(r"\bextern\s+(?:[\w()]+\s+)*?__shared__\b[^;]*?\b([A-Za-z_]\w*)\s*\[\s*\]")
 _UNQUALIFIED = re.compile(r"(?<![\w.:>])([A-Za-z_]\w*)")
 _DIRECTIVE_WORDS = {"if", "ifdef", "ifndef", "elif", "else", "endif", "defined", "undef", "pragma",
                     "include", "line", "error", "warning"}
@@ -282,6 +287,10 @@ def _batch_facts(dcode: DeviceCode, emitted: list) -> None:
         seen_definition = True
         if c.kind == "variable" and c.device and re.search(r"\b(__device__|__managed__)\b", clean):
             dcode.global_data = True
+        for name in _EXTERN_SHARED.findall(clean):
+            dcode.dynamic_shared = True
+            if len(re.findall(r"\b" + re.escape(name) + r"\b", clean)) < 2:
+                dcode.unused_dynamic_shared = True
         if c.kind == "function" and (_DEVICE_STORAGE.search(clean) or _global_literals(c.text)):
             # a function-scope static __device__ variable; printf's format strings and assert's
             # messages are global data too

@@ -92,6 +92,8 @@ def alone_reason(dc, plan: Optional[NvccPlan] = None) -> Optional[str]:
     if dc.global_data or dc.refs & _TABLE_MATH:
         # ptxas counts gmem per compile, and a batch's figure cannot be split by file
         return "global data (__device__ variables, strings, math tables)"
+    if dc.unused_dynamic_shared:
+        return "an extern __shared__ array it does not use"
     if dc.foreign_operators:
         return "operator overloads on types the file does not define"
     if dc.late_using:
@@ -113,6 +115,9 @@ def conflict(a, b) -> Optional[str]:
         return "different system headers"
     if a.using_directives != b.using_directives:
         return "different using-directives"
+    if a.dynamic_shared != b.dynamic_shared:
+        # ptxas rounds static shared memory up to 16 bytes in a compile with one: alone too
+        return "extern __shared__ in one only"
     for x, y in ((a, b), (b, a)):
         seen = x.names & (y.names | y.refs)
         for n in sorted(seen):
@@ -273,10 +278,11 @@ def choose(plans: Sequence[Optional[NvccPlan]], limit: int) -> list[int]:
     return chosen
 
 
-def batch_source(plans: Sequence[NvccPlan]) -> str:
+def batch_source(plans: Sequence[NvccPlan], head: Sequence[str] = ()) -> str:
     """One translation unit with each file's device code, its macros saved before and restored
-    after it."""
-    out = []
+    after it; ``head``: system headers included first (as each file's second single compile
+    does)."""
+    out = [f"#include <{h}>" for h in head]
     for p in plans:
         macros = sorted(p.dc.macros)
         pack = any(_PACK.match(x) for x in p.dc.pragmas)  # its packing ends with it
@@ -336,6 +342,7 @@ def _member_log(log: str, names: set, plan: NvccPlan) -> str:
     return "\n".join(keep)
 
 
+_UNRESOLVED = re.compile(r"Unresolved extern function '([^']+)'")
 _ERROR_AT = re.compile(r"^(.*?)\(\d+\): (?:catastrophic )?error")
 
 
@@ -345,20 +352,25 @@ def _failing(log: str, plans: Sequence[NvccPlan]) -> Optional[set[int]]:
     bad: set[int] = set()
     for line in log.splitlines():
         m = _ERROR_AT.match(line)
-        if not m:
+        u = _UNRESOLVED.search(line)
+        if u:  # a device function declared and not defined (another file's, with -rdc)
+            name = _reg.base_name(u.group(1))
+            hits = [i for i, p in enumerate(plans) if name in p.dc.names or name in p.dc.refs]
+        elif m:
+            hits = [i for i, p in enumerate(plans) if m.group(1) in p.dc.files]
+        else:
             continue
-        hits = [i for i, p in enumerate(plans) if m.group(1) in p.dc.files]
         if len(hits) != 1:
             return None
         bad.add(hits[0])
     return bad or None
 
 
-def _run_batch(plans: Sequence[NvccPlan]) -> tuple[Optional[list[PtxasReport]], Optional[set[int]]]:
+def _run_batch(plans: Sequence[NvccPlan], head: tuple = ()) -> tuple[Optional[list[PtxasReport]], Optional[set[int]]]:
     """(reports, None) when the batch compiled and split; (None, files to leave out) when it
     failed because of those files; (None, None) otherwise."""
     order = _leading_first(plans) or list(range(len(plans)))
-    reps, bad = _run_ordered([plans[i] for i in order])
+    reps, bad = _run_ordered([plans[i] for i in order], head)
     if reps is not None:
         back: list = [None] * len(plans)
         for j, i in enumerate(order):
@@ -367,25 +379,34 @@ def _run_batch(plans: Sequence[NvccPlan]) -> tuple[Optional[list[PtxasReport]], 
     return None, ({order[j] for j in bad} if bad is not None else None)
 
 
-def _run_ordered(plans: Sequence[NvccPlan]) -> tuple[Optional[list[PtxasReport]], Optional[set[int]]]:
+def _run_ordered(plans: Sequence[NvccPlan], head: tuple) -> tuple[Optional[list[PtxasReport]], Optional[set[int]]]:
     first = plans[0]
     dirs = batch_dirs(plans)
     flags = list(_flags(first)[3])
     with tempfile.TemporaryDirectory(prefix="cudalint-batch-") as tmp:
         dev = Path(tmp) / "batch.cu"
-        dev.write_text(batch_source(plans), encoding="utf-8")
+        dev.write_text(batch_source(plans, head), encoding="utf-8")
         cmd = first.cmd[:7] + [f"-I{d}" for d in dirs or ()] + flags + ["-x", "cu", str(dev)]
         rep = _reg._nvcc_run(cmd, first.sm, first.tool, first.version, first.timeout * len(plans), keep=None)
     if not rep.ok:
         _failed(plans, rep.reason or "nvcc failed")
         return None, _failing(rep.log, plans)
-    if rep.gmem_bytes:
+    if rep.gmem_bytes and rep.gmem_bytes != _baseline_gmem(first, tuple(flags), head):
         _failed(plans, f"{rep.gmem_bytes} bytes gmem, which cannot be split by file")
         return None, None
     out = split_report(rep, plans, rep.log)
     if out is None:
         _failed(plans, "the report does not split by file")
     return out, None
+
+
+def _baseline_gmem(plan: NvccPlan, flags: tuple, head: tuple) -> Optional[int]:
+    """The gmem every compile with the batch's headers has (the files have none of their own:
+    alone_reason): then also each file's figure alone."""
+    from .system_headers import baseline_gmem
+
+    includes = tuple(head) + tuple(dict.fromkeys(plan.dc.kept_includes))
+    return baseline_gmem(plan.tool, plan.version, plan.sm, flags, includes) if includes else 0
 
 
 def _failed(plans, why: str) -> None:
@@ -433,24 +454,70 @@ def compile_batch(plans: Sequence[NvccPlan], cache_root=None, use_cache: bool = 
     return reports  # type: ignore[return-value]
 
 
+# A batch whose errors point into some files is tried again without them: the front end reports
+# every file's errors at once, but ptxas' (an unresolved function) only after it.
+_ATTEMPTS = 3
+
+
 def _batch_into(plans: Sequence[NvccPlan], todo: list[int], reports: list) -> list[int]:
     """Compile ``todo`` as a batch, filling ``reports``; the indices left to single compiles."""
     members = [i for i in todo if alone_reason(plans[i].dc, plans[i]) is None]
     alone = [i for i in todo if i not in members]
     if len(members) < 2 or not compatible([plans[i] for i in members]):
         return todo
-    for attempt in range(2):
-        reps, bad = _run_batch([plans[i] for i in members])
-        if reps is not None:
-            for i, r in zip(members, reps):
-                reports[i] = r
-            _count(batches=1, batched_files=len(members))
-            return alone
-        _count(failed_batches=1)
-        if bad is None or attempt == 1 or len(members) - len(bad) < 2:
+    # Files whose device code does not compile without their system headers: alone they are
+    # compiled next with those headers first, so together with the others that have the same.
+    with_headers: list[int] = []
+    for attempt in range(_ATTEMPTS):
+        done, bad = _batch_once(plans, members, reports)
+        if done:
+            return alone + _with_headers(plans, with_headers, reports)
+        if bad is None or attempt == _ATTEMPTS - 1:
             break
-        _count(retries=1)
-        alone += [members[j] for j in sorted(bad)]
+        failed = [members[j] for j in sorted(bad)]
+        with_headers += [i for i in failed if plans[i].dc.system_includes]
+        alone += [i for i in failed if not plans[i].dc.system_includes]
         members = [m for j, m in enumerate(members) if j not in bad]
+        if len(members) < 2:
+            return alone + members + _with_headers(plans, with_headers, reports)
+        _count(retries=1)
     _count(fallback_files=len(members))
-    return alone + members
+    return alone + members + _with_headers(plans, with_headers, reports)
+
+
+def _batch_once(plans: Sequence[NvccPlan], members: list[int], reports: list,
+                head: tuple = ()) -> tuple[bool, Optional[set[int]]]:
+    """(True, None) when the batch filled ``reports``, else (False, the positions in ``members``
+    of the files its errors point into, or None)."""
+    reps, bad = _run_batch([plans[i] for i in members], head)
+    if reps is None:
+        _count(failed_batches=1)
+        return False, bad
+    for i, r in zip(members, reps):
+        reports[i] = r
+    _count(batches=1, batched_files=len(members))
+    return True, None
+
+
+def _with_headers(plans: Sequence[NvccPlan], idx: list[int], reports: list) -> list[int]:
+    """Batches of the files that failed without their system headers, by the same headers; the
+    indices left to single compiles."""
+    groups: dict = {}
+    for i in idx:
+        groups.setdefault(tuple(plans[i].dc.system_includes), []).append(i)
+    left = []
+    for head, group in groups.items():
+        for attempt in range(_ATTEMPTS):
+            if len(group) < 2:
+                break
+            done, bad = _batch_once(plans, group, reports, head)
+            if done:
+                group = []
+                break
+            if bad is None or attempt == _ATTEMPTS - 1:
+                break
+            _count(retries=1)
+            left += [group[j] for j in sorted(bad)]
+            group = [m for j, m in enumerate(group) if j not in bad]
+        left += group
+    return left

@@ -184,3 +184,38 @@ def global_names(text: str) -> set:
         elif paren == 0 and all(s == "g" for s in stack):
             out.add(t)
     return out
+
+
+def baseline_gmem(tool: str, version: Optional[str], sm: str, flags: tuple, includes: tuple) -> Optional[int]:
+    """ptxas' gmem figure for a compile of nothing but ``includes`` (and an empty kernel):
+    global data the headers define whether used or not (libcu++'s customization point objects:
+    40 bytes with cub/cub.cuh and nvcc 13). Every compile with these headers has at least this
+    much, so a batch of files with exactly this much has exactly this much for each file.
+    On disk like the header names; None where the compile fails."""
+    key = ("gmem", os.path.realpath(tool), version, sm, list(flags), list(includes))
+    with _lock:
+        if json.dumps(key) in _memo:
+            return _memo[json.dumps(key)]
+    cfile = _cache_file(tuple(json.dumps(k) if isinstance(k, list) else k for k in key))
+    out: Optional[int] = None
+    try:
+        out = int(json.loads(cfile.read_text(encoding="utf-8"))["gmem"])
+    except (OSError, ValueError, TypeError, KeyError):
+        from .registers import _nvcc_run
+
+        with tempfile.TemporaryDirectory(prefix="cudalint-gmem-") as tmp:
+            src = Path(tmp) / "g.cu"
+            src.write_text("".join(f"#include <{h}>\n" for h in includes)
+                           + "__global__ void __cudalint_baseline() {}\n", encoding="utf-8")
+            cmd = [tool, "-cubin", f"-arch={sm}", "-Xptxas", "-v", "-o", os.devnull, *flags, "-x", "cu", str(src)]
+            rep = _nvcc_run(cmd, sm, tool, version, 120.0)
+        if rep.ok and rep.gmem_bytes is not None:
+            out = rep.gmem_bytes
+            try:
+                cfile.parent.mkdir(parents=True, exist_ok=True)
+                cfile.write_text(json.dumps({"gmem": out}), encoding="utf-8")
+            except OSError:
+                pass
+    with _lock:
+        _memo[json.dumps(key)] = out
+    return out

@@ -27,6 +27,10 @@ FIELDS = ("is_entry", "registers", "barriers", "stack_frame_bytes", "spill_store
           "static_smem_bytes", "param_smem_bytes", "local_bytes", "cumulative_stack_bytes", "constant_bytes")
 
 
+def _short(path: str) -> str:
+    return "/".join(Path(path).parts[-2:])
+
+
 def _cpu() -> float:
     t = os.times()
     return t.children_user + t.children_system
@@ -89,9 +93,9 @@ def main(argv=None) -> int:
             reasons[r.split(" (")[0]] = reasons.get(r.split(" (")[0], 0) + 1
     for g in groups:
         if len(g) > 1:
-            print("batch:", " ".join(os.path.basename(str(plans[i].src)) for i in g))
+            print("batch:", " ".join(_short(str(plans[i].src)) for i in g))
     for files_, why in ptxas_batch.failures:
-        print("failed batch:", " ".join(os.path.basename(f) for f in files_), "--", why[:300])
+        print("failed batch:", " ".join(_short(f) for f in files_), "--", why[:300])
     st = ptxas_batch.stats
     print(f"{len(files)} files, {skipped} without a kernel or nvcc compile, {len(plans)} compiled")
     print(f"groups chosen: {sum(1 for g in groups if len(g) > 1)} of 2+ files "

@@ -129,7 +129,7 @@ def test_an_extra_include_dir_holding_a_system_header_name_keeps_files_apart(tmp
 
 # --------------------------------------------------------------------------- with nvcc
 FIXTURES = [ROOT / "fixtures" / "examples" / "matmul.cu", ROOT / "fixtures" / "examples" / "transpose.cu",
-            ROOT / "fixtures" / "occupancy" / "smem_limited.cu"]
+            ROOT / "fixtures" / "occupancy" / "register_limited.cu"]
 FIELDS = ("is_entry", "registers", "barriers", "stack_frame_bytes", "spill_store_bytes", "spill_load_bytes",
           "static_smem_bytes", "local_bytes", "cumulative_stack_bytes", "constant_bytes")
 
@@ -222,3 +222,32 @@ def test_background_jobs_share_one_nvcc_call(tmp_path, monkeypatch):
     for f, rep in zip(files, reps):
         alone = R.nvcc_plan(str(f), "sm_90").compile()
         assert resources(rep) == resources(alone), f
+
+
+STATIC_4 = ("__global__ void {k}(int *x) {{ __shared__ int s; if (threadIdx.x == 0) s = 0; __syncthreads();"
+            " atomicAdd(&s, x[threadIdx.x]); __syncthreads(); x[0] = s; }}\n")
+DYNAMIC = "__global__ void {k}(int *x) {{ extern __shared__ int d[]; x[0] = d[threadIdx.x]; }}\n"
+
+
+def test_extern_shared_in_one_file_only_keeps_them_apart(tmp_path):
+    # cicc aligns an extern __shared__ array to 16 and ptxas then rounds every kernel's static
+    # shared memory up to 16 bytes: found on HeCBench (sad-cuda batched with rsc-cuda: 4 -> 16)
+    a = dc(tmp_path, "a.cu", STATIC_4.format(k="ka"))
+    b = dc(tmp_path, "b.cu", DYNAMIC.format(k="kb"))
+    assert PB.conflict(a, b) == "extern __shared__ in one only"
+    assert b.dynamic_shared and not a.dynamic_shared
+    unused = dc(tmp_path, "c.cu", "__global__ void kc(int *x) { extern __shared__ int d[]; x[0] = 1; }\n")
+    assert PB.alone_reason(unused) == "an extern __shared__ array it does not use"
+
+
+@needs_nvcc
+def test_files_that_all_use_extern_shared_batch_with_their_rounding(tmp_path):
+    (tmp_path / "a.cu").write_text(STATIC_4.format(k="ka") + DYNAMIC.format(k="da"))
+    (tmp_path / "b.cu").write_text(STATIC_4.format(k="kb") + DYNAMIC.format(k="db"))
+    (tmp_path / "c.cu").write_text(STATIC_4.format(k="kc"))
+    plans = [R.nvcc_plan(str(tmp_path / n), "sm_90") for n in ("a.cu", "b.cu", "c.cu")]
+    assert PB.choose(plans, 8) == [0, 1]
+    alone = [p.compile() for p in plans]
+    assert alone[0].find("ka").static_smem_bytes == 16 and alone[2].find("kc").static_smem_bytes == 4
+    batched = PB.compile_batch(plans[:2], use_cache=False)
+    assert [resources(r) for r in batched] == [resources(r) for r in alone[:2]] and batched[0].batch
