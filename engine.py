@@ -811,8 +811,10 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
                 # the compiles run niced (registers._nice_prefix): they fill what the analysis
                 # leaves of every core, the one it runs on included
                 set_threads(int(os.environ.get("CUDALINT_PTXAS_THREADS", 0)) or min(4, default_jobs()))
-                for i in todo:  # every compile queued now: they overlap the analyses below
-                    start_ptxas(tasks[i])
+                from .analyzer.ptxas_jobs import queueing
+                with queueing():  # every compile queued now, then batched: they overlap the analyses below
+                    for i in todo:
+                        start_ptxas(tasks[i])
             try:
                 for n, i in enumerate(todo):
                     if run is _guarded and not broken and n + 1 < len(todo):
@@ -830,8 +832,10 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
             from .analyzer.ptxas_jobs import set_threads
             set_threads(min(8, default_jobs() - workers))
             if default_jobs() > workers:
-                for i in todo:
-                    start_ptxas(tasks[i])
+                from .analyzer.ptxas_jobs import queueing
+                with queueing():
+                    for i in todo:
+                        start_ptxas(tasks[i])
             try:
                 with WorkerPool(workers) as pool:
                     for j, tr in pool.run([tasks[i] for i in todo]):

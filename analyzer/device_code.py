@@ -68,6 +68,7 @@ class DeviceCode:
     # static shared memory in the compile up to 16 (4 -> 16 bytes)
     dynamic_shared: bool = False
     unused_dynamic_shared: bool = False  # one is declared but not used (dropped, then no rounding)
+    static_shared: bool = False  # other __shared__ variables: only their sizes get rounded
 
     @property
     def has_templates(self) -> bool:
@@ -295,6 +296,8 @@ def _batch_facts(dcode: DeviceCode, emitted: list) -> None:
             # a function-scope static __device__ variable; printf's format strings and assert's
             # messages are global data too
             dcode.global_data = True
+    text = _strip_comments_and_strings(dcode.code)
+    dcode.static_shared = len(re.findall(r"\b__shared__\b", text)) > len(_EXTERN_SHARED.findall(text))
     for c, _ in emitted:
         if c.kind == "function" and any(n.startswith("operator") for n in c.names):
             head = _strip_comments_and_strings(c.text).split("{", 1)[0]

@@ -92,7 +92,7 @@ def alone_reason(dc, plan: Optional[NvccPlan] = None) -> Optional[str]:
     if dc.global_data or dc.refs & _TABLE_MATH:
         # ptxas counts gmem per compile, and a batch's figure cannot be split by file
         return "global data (__device__ variables, strings, math tables)"
-    if dc.unused_dynamic_shared:
+    if dc.unused_dynamic_shared and dc.static_shared:
         return "an extern __shared__ array it does not use"
     if dc.foreign_operators:
         return "operator overloads on types the file does not define"
@@ -115,9 +115,11 @@ def conflict(a, b) -> Optional[str]:
         return "different system headers"
     if a.using_directives != b.using_directives:
         return "different using-directives"
-    if a.dynamic_shared != b.dynamic_shared:
-        # ptxas rounds static shared memory up to 16 bytes in a compile with one: alone too
-        return "extern __shared__ in one only"
+    for x, y in ((a, b), (b, a)):
+        if x.static_shared and not x.dynamic_shared and y.dynamic_shared:
+            # in a compile with an extern __shared__ array ptxas rounds every kernel's static
+            # shared memory up to 16 bytes; x's kernels alone are not rounded
+            return "extern __shared__ in one only"
     for x, y in ((a, b), (b, a)):
         seen = x.names & (y.names | y.refs)
         for n in sorted(seen):

@@ -20,7 +20,7 @@ from collections import deque
 from concurrent.futures import CancelledError, Future
 from typing import Optional, Sequence
 
-__all__ = ["ptxas_args", "start", "report", "wanted", "set_threads", "finish"]
+__all__ = ["ptxas_args", "start", "report", "wanted", "set_threads", "finish", "queueing"]
 
 _lock = threading.Lock()
 _jobs: dict[tuple, Future] = {}
@@ -173,9 +173,9 @@ def finish(wait: bool = True) -> None:
 
 def _after_fork_in_child() -> None:
     # a forked child has no worker thread: forget jobs that only that thread would finish
-    global _lock, _workers, _jobs, _taken
+    global _lock, _workers, _jobs, _taken, _held
     _lock = threading.Lock()
-    _taken = 0
+    _taken = _held = 0
     _workers = set()
     _queue.clear()
     _jobs = {k: f for k, f in _jobs.items() if f.done()}
@@ -231,15 +231,44 @@ def start(path: str, opts) -> None:
         fut: Future = Future()
         _jobs[key] = fut
         _queue.append((key, fut))
-        if len(_workers) < min(_threads, len(_queue) + len(_workers)):
-            t = threading.Thread(target=_drain, name="cudalint-ptxas", daemon=True)
-            _workers.add(t)
-            t.start()
+        if not _held:
+            _spawn()
         while len(_jobs) > 256:  # a long editor session: forget the oldest finished jobs
             old = next((k for k, f in _jobs.items() if f.done()), None)
             if old is None:
                 break
             del _jobs[old]
+
+
+def _spawn() -> None:
+    # with _lock held
+    while len(_workers) < min(_threads, len(_queue) + len(_workers)):
+        t = threading.Thread(target=_drain, name="cudalint-ptxas", daemon=True)
+        _workers.add(t)
+        t.start()
+
+
+_held = 0
+
+
+class queueing:
+    """``with queueing(): start(...) ...``: the compiles start when all are queued, so that the
+    first ones can be batched with the next (a worker started by the first start() would take
+    it before the others are queued)."""
+
+    def __enter__(self):
+        global _held
+        with _lock:
+            _held += 1
+        return self
+
+    def __exit__(self, *exc):
+        global _held
+        with _lock:
+            _held -= 1
+            if not _held:
+                _spawn()
+        return False
 
 
 def report(path: str, arch: str, include_dirs: Sequence[str], defines: Sequence[str], std: Optional[str],

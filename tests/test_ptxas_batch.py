@@ -236,8 +236,13 @@ def test_extern_shared_in_one_file_only_keeps_them_apart(tmp_path):
     b = dc(tmp_path, "b.cu", DYNAMIC.format(k="kb"))
     assert PB.conflict(a, b) == "extern __shared__ in one only"
     assert b.dynamic_shared and not a.dynamic_shared
-    unused = dc(tmp_path, "c.cu", "__global__ void kc(int *x) { extern __shared__ int d[]; x[0] = 1; }\n")
+    unused = dc(tmp_path, "c.cu", "__global__ void kc(int *x) { extern __shared__ int d[]; x[0] = 1; }\n"
+                + STATIC_4.format(k="kd"))
     assert PB.alone_reason(unused) == "an extern __shared__ array it does not use"
+    # without static shared variables there is nothing to round: 0 bytes either way
+    no_static = dc(tmp_path, "d.cu", "__global__ void ke(int *x) { extern __shared__ int d[]; x[0] = 1; }\n")
+    assert PB.alone_reason(no_static) is None and PB.conflict(no_static, a) == "extern __shared__ in one only"
+    assert PB.conflict(no_static, b) is None and PB.conflict(b, dc(tmp_path, "e.cu", KERNEL.format(k="kf", body="1"))) is None
 
 
 @needs_nvcc
