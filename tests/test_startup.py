@@ -1,6 +1,6 @@
 """Start-up cost: what a `cudalint check` answered without analysing anything imports.
 
-Importing the analyses (sympy, networkx, numpy, libclang) costs most of a second; a run whose
+Importing the analyses (sympy, numpy, libclang) costs about a third of a second; a run whose
 files are empty or all in the result cache must not pay it (issue 13: `check empty.cu` and a
 cached fixture within 0.3 / 0.25 s). Asserted on the modules loaded, not on times, so the test
 holds on a loaded machine.
