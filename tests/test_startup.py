@@ -63,9 +63,11 @@ def test_a_cold_run_imports_no_graph_library(tmp_path):
                     reason="counts threads in /proc, needs two cores")
 def test_loading_the_analyses_starts_no_blas_threads():
     # numpy's OpenBLAS starts a spinning thread per core at import unless told otherwise
-    # (analyzer/__init__.py); the analyses do no linear algebra
-    probe = ("import os; from cudalint.engine import load_analyses; assert load_analyses() is None; "
-             "import numpy; print(len(os.listdir('/proc/self/task')))")
+    # (engine.load_analyses); the analyses do no linear algebra. Importing the package as a
+    # library leaves the user's setting alone.
+    probe = ("import os; import cudalint.analyzer; from cudalint.engine import load_analyses; "
+             "assert 'OPENBLAS_NUM_THREADS' not in os.environ; assert load_analyses() is None; "
+             "print(len(os.listdir('/proc/self/task')))")
     env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
     p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 0, p.stderr
