@@ -47,6 +47,23 @@ class DeviceCode:
     system_includes: list[str] = field(default_factory=list)  # <...> headers the file includes
     notes: list[str] = field(default_factory=list)
     template_kernels: list[str] = field(default_factory=list)  # compiled only where instantiated
+    # What a batch of several files' device code in one compile must know (analyzer/ptxas_batch):
+    names: set = field(default_factory=set)  # top-level names it declares (not macros)
+    refs: set = field(default_factory=set)  # identifiers it uses (directives' included)
+    macros: set = field(default_factory=set)  # names it #defines or #undefs
+    redeclarations: dict = field(default_factory=dict)  # name -> text: `namespace cg = ...;`, typedefs
+    using_directives: set = field(default_factory=set)  # `using namespace X;` (normalised)
+    kept_includes: list = field(default_factory=list)  # <...> headers left in the code (cuda_fp16.h...)
+    files: set = field(default_factory=set)  # the files its pieces come from (the file, its headers)
+    pragmas: list = field(default_factory=list)  # top-level #pragma lines
+    # Before its last kept <...> include (where a batch's earlier file may have included it already):
+    defined_before_include: set = field(default_factory=set)  # #defined names (the header may test them)
+    tested_before_include: set = field(default_factory=set)  # #if/#ifdef/#undef names (it may define them)
+    used_before_include: set = field(default_factory=set)  # identifiers of code (it may declare them)
+    extern_c: bool = False  # a piece in an extern "C" block: its name is not mangled
+    global_data: bool = False  # __device__/__managed__ variables, string literals, asserts: gmem
+    foreign_operators: bool = False  # an operator overload on types it does not define
+    late_using: bool = False  # a using-directive after a definition
 
     @property
     def has_templates(self) -> bool:
@@ -184,6 +201,7 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
                     work.append(d)
     parts: list[str] = []
     cur: tuple = ()
+    emitted = [(c, ns) for c, ns in flat if c.kind == "directive" or id(c) in keep]
     for c, ns in flat:
         if c.kind != "directive" and id(c) not in keep:
             # A dropped piece can hold conditionals (`#ifdef __CUDACC__ __host__ __device__
@@ -203,8 +221,152 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
     missing = sorted(set(dropped) - set(system))
     if missing:
         notes.append("headers not found for the device-only compile: " + ", ".join(missing))
-    return DeviceCode(code="\n".join(parts) + "\n", kernels=sorted({n for c, _ in kernels for n in c.names}),
-                      instantiations=insts, system_includes=system, notes=notes, template_kernels=sorted(templ))
+    dcode = DeviceCode(code="\n".join(parts) + "\n", kernels=sorted({n for c, _ in kernels for n in c.names}),
+                       instantiations=insts, system_includes=system, notes=notes, template_kernels=sorted(templ))
+    _batch_facts(dcode, emitted)
+    return dcode
+
+
+_UNDEF = re.compile(r"#\s*undef\s+([A-Za-z_]\w*)")
+_KEPT_INCLUDE = re.compile(r"#\s*include\s*[<\"]([^>\"]+)[>\"]")
+_EXTERN_C = re.compile(r'\bextern\s*"C"')
+_UNQUALIFIED = re.compile(r"(?<![\w.:>])([A-Za-z_]\w*)")
+_DIRECTIVE_WORDS = {"if", "ifdef", "ifndef", "elif", "else", "endif", "defined", "undef", "pragma",
+                    "include", "line", "error", "warning"}
+_DEVICE_STORAGE = re.compile(r"\b__managed__\b|\bstatic\s+__device__\b|\b__device__\s+static\b")
+_BUILTIN_WORDS = _ARG_WORDS | {"operator", "inline", "static", "__device__", "__host__", "__forceinline__",
+                               "__inline__", "return", "friend", "constexpr", "noexcept"}
+
+
+def _batch_facts(dcode: DeviceCode, emitted: list) -> None:
+    """The names, uses, macros and headers of the emitted pieces (what batching must know)."""
+    from .device_source import _strip_comments_and_strings
+
+    seen_definition = False
+    pending: dict = {"defined": set(), "tested": set(), "used": set()}  # since the last kept include
+    for c, ns in emitted:
+        clean = " ".join(_strip_comments_and_strings(c.text).split())
+        if c.file:
+            dcode.files.add(c.file)
+        if c.kind == "directive":
+            _directive_facts(dcode, clean, pending)
+            continue
+        # names looked up from here (not `cg::sync`, `x.sync`): those an earlier include could add to
+        pending["used"] |= c.refs & set(_UNQUALIFIED.findall(_strip_comments_and_strings(c.text)))
+        for o in ns:
+            m = re.match(r"namespace\s+([A-Za-z_]\w*)", o)
+            if m:
+                dcode.names.add(m.group(1))
+            if o.startswith("extern"):
+                dcode.extern_c = True
+        if _EXTERN_C.search(c.text):
+            dcode.extern_c = True
+        dcode.names |= c.names
+        dcode.refs |= c.refs
+        if re.match(r"using\s+namespace\b", clean):
+            dcode.using_directives.add(clean)
+            dcode.late_using |= seen_definition or bool(ns)
+            continue
+        using_decl = re.match(r"using\s+[\w:]*::(\w+)\s*;$", clean)
+        if using_decl:  # `using std::min;`: declares min here
+            dcode.names.add(using_decl.group(1))
+            dcode.redeclarations[using_decl.group(1)] = clean
+            continue
+        alias = re.match(r"namespace\s+(\w+)\s*=", clean)
+        if not ns and (alias or (c.kind == "type" and "{" not in clean and len(c.names) == 1
+                                 and re.match(r"(typedef|using)\b", clean))):
+            dcode.redeclarations[alias.group(1) if alias else next(iter(c.names))] = clean
+            if alias:
+                dcode.names.add(alias.group(1))
+            continue
+        seen_definition = True
+        if c.kind == "variable" and c.device and re.search(r"\b(__device__|__managed__)\b", clean):
+            dcode.global_data = True
+        if c.kind == "function" and (_DEVICE_STORAGE.search(clean) or _global_literals(c.text)):
+            # a function-scope static __device__ variable; printf's format strings and assert's
+            # messages are global data too
+            dcode.global_data = True
+    for c, _ in emitted:
+        if c.kind == "function" and any(n.startswith("operator") for n in c.names):
+            head = _strip_comments_and_strings(c.text).split("{", 1)[0]
+            params = head[head.rfind("(", 0, head.rfind(")")) + 1:head.rfind(")")] if "(" in head else ""
+            types = set()
+            for p in params.split(","):
+                ids = [w for w in _IDENT.findall(p.split("=")[0]) if w not in _BUILTIN_WORDS]
+                types |= set(ids[:-1] if len(ids) > 1 else ids)  # the last of several: its name
+            # safe only on its own types: another file's expression never has one of those
+            if not types or not types <= dcode.names - set(dcode.redeclarations):
+                dcode.foreign_operators = True
+
+
+def _global_literals(text: str) -> bool:
+    """Whether a function's text has string literals outside ``asm(...)`` statements, or
+    asserts: data the compiler places in global memory."""
+    from .device_source import _literal_end
+
+    if re.search(r"\b(assert|__assert\w*)\s*\(", text):
+        return True
+    text = _EXTERN_C.sub("extern", text)  # a linkage, not data
+    i, n = 0, len(text)
+    asm_depth = None  # the paren depth an asm statement's operands open at
+    depth = 0
+    while i < n:
+        ch = text[i]
+        if ch == "/" and text.startswith("//", i):
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+            continue
+        if ch == "/" and text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            continue
+        if ch in "\"'":
+            if ch == '"' and asm_depth is None:
+                return True
+            i = _literal_end(text, i) + 1
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if asm_depth is not None and depth < asm_depth:
+                asm_depth = None
+        elif (ch == "a" or ch == "_") and asm_depth is None:
+            m = re.match(r"(asm|__asm__|__asm)\b\s*(volatile\b|__volatile__\b)?\s*(goto\b)?\s*\(", text[i:i + 40])
+            if m and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+                i += m.end()
+                depth += 1
+                asm_depth = depth
+                continue
+        i += 1
+    return False
+
+
+def _directive_facts(dcode: DeviceCode, text: str, pending: dict) -> None:
+    m = re.match(r"#\s*define\s+([A-Za-z_]\w*)", text)
+    if m:
+        dcode.macros.add(m.group(1))
+        body = set(_IDENT.findall(text[m.end():]))
+        dcode.refs |= body
+        pending["defined"].add(m.group(1))
+        pending["used"] |= body
+        return
+    if (m := _UNDEF.match(text)):
+        dcode.macros.add(m.group(1))
+        pending["tested"].add(m.group(1))
+        return
+    if (m := _KEPT_INCLUDE.match(text)):
+        dcode.kept_includes.append(m.group(1).strip())
+        dcode.defined_before_include |= pending["defined"]
+        dcode.tested_before_include |= pending["tested"]
+        dcode.used_before_include |= pending["used"]
+        return
+    if re.match(r"#\s*pragma\b", text):
+        dcode.pragmas.append(text)
+    # the names a conditional tests (#if X, #ifdef X) are uses too
+    words = set(_IDENT.findall(text[1:])) - _DIRECTIVE_WORDS
+    dcode.refs |= words
+    pending["tested"] |= words
 
 
 def _conditionals(text: str) -> list[str]:

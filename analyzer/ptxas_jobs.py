@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from typing import Optional, Sequence
 
 __all__ = ["ptxas_args", "start", "report", "wanted", "set_threads", "finish"]
@@ -36,18 +36,125 @@ def set_threads(n: int) -> None:
 
 
 def _drain() -> None:
+    global _taken
     while True:
         with _lock:
             if not _queue:
                 _workers.discard(threading.current_thread())
+                if not _workers:
+                    _taken = 0  # the next burst of jobs starts with a small batch again
                 return
             key, fut = _queue.popleft()
+            limit = _batch_limit()
+            _taken += 1
+            window = [(k, f) for k, f in list(_queue)[:_WINDOW] if _same_flags(k, key)]
+        if _no_kernel(key):
+            # No kernel in the file's text: the whole file would be compiled, for a report that
+            # the analysis asks for only if clang finds a kernel after all (then compiled then).
+            with _lock:
+                if _jobs.get(key) is fut:
+                    del _jobs[key]
+            _plans.pop(key, None)
+            fut.cancel()
+            continue
         if not fut.set_running_or_notify_cancel():
+            continue
+        if limit > 1 and window:
+            _compile_batch(key, fut, window, limit)
             continue
         try:
             fut.set_result(_compile(key))
         except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for the report
             fut.set_exception(exc)
+
+
+# Several files' compiles in one nvcc call (analyzer/ptxas_batch): each batch pays nvcc's fixed
+# cost (cuda_runtime.h, cooperative_groups.h: 0.3 to 1 s a file) once. The first batch of a run
+# is small, since the analysis of the first file waits for it; later ones take up to 8 files
+# from the next 16 queued. CUDALINT_PTXAS_BATCH=N sets the size (0 or 1: one file per compile).
+_WINDOW = 16
+_taken = 0  # jobs taken since the queue was last empty
+_plans: dict = {}  # key -> NvccPlan (or None: not for a batch), for the jobs looked at
+
+
+def _batch_limit() -> int:
+    env = os.environ.get("CUDALINT_PTXAS_BATCH", "")
+    if env.strip():
+        try:
+            return int(env)
+        except ValueError:
+            pass
+    return 2 if _taken == 0 else 8
+
+
+def _same_flags(a: tuple, b: tuple) -> bool:
+    """Same target, defines and options but for the -x cu that a device-only compile adds anyway
+    (include dirs may differ: ptxas_batch checks them)."""
+    strip = lambda extra: tuple(x for x in extra if x not in ("-x", "cu"))  # noqa: E731
+    return a[3] == b[3] and a[5] == b[5] and strip(a[6]) == strip(b[6])
+
+
+def _no_kernel(key: tuple) -> bool:
+    try:
+        plan = _plan(key)
+    except Exception:  # noqa: BLE001 - compiled (and reported) as before
+        return False
+    return plan is not None and plan.dc is None
+
+
+def _plan(key: tuple):
+    if key not in _plans:
+        from .registers import nvcc_plan
+
+        path, _, _, arch, inc, defs, extra = key
+        _plans[key] = nvcc_plan(path, arch, list(inc), list(defs), list(extra))
+        while len(_plans) > 64:
+            del _plans[next(iter(_plans))]
+    return _plans[key]
+
+
+def _compile_batch(key: tuple, fut: Future, window: list, limit: int) -> None:
+    """Compile ``key`` with the queued jobs of ``window`` that can share its nvcc call; each
+    future gets its file's report (any failure here: the file's own compile)."""
+    from . import ptxas_batch
+
+    taken: list = [(key, fut)]
+    try:
+        plans = _LazyPlans([key] + [k for k, _ in window])
+        chosen = ptxas_batch.choose(plans, limit) if plans[0] is not None else [0]
+        with _lock:
+            for i in chosen[1:]:
+                k, f = window[i - 1]
+                if (k, f) in _queue:  # not taken by another worker meanwhile
+                    _queue.remove((k, f))
+                    taken.append((k, f))
+        taken = [(k, f) for k, f in taken if f is fut or f.set_running_or_notify_cancel()]
+        if len(taken) > 1:
+            reports = ptxas_batch.compile_batch([_plan(k) for k, _ in taken])
+            for (k, f), rep in zip(taken, reports):
+                _plans.pop(k, None)
+                f.set_result(rep)
+    except Exception:  # noqa: BLE001 - what was not answered compiles alone below
+        pass
+    for k, f in taken:
+        if not f.done():
+            try:
+                f.set_result(_compile(k))
+            except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for the report
+                f.set_exception(exc)
+
+
+class _LazyPlans:
+    """The plans of some jobs, each made when first looked at (a batch of 2 looks at few)."""
+
+    def __init__(self, keys: list):
+        self.keys = keys
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, i: int):
+        return _plan(self.keys[i])
 
 
 def finish(wait: bool = True) -> None:
@@ -66,8 +173,9 @@ def finish(wait: bool = True) -> None:
 
 def _after_fork_in_child() -> None:
     # a forked child has no worker thread: forget jobs that only that thread would finish
-    global _lock, _workers, _jobs
+    global _lock, _workers, _jobs, _taken
     _lock = threading.Lock()
+    _taken = 0
     _workers = set()
     _queue.clear()
     _jobs = {k: f for k, f in _jobs.items() if f.done()}
@@ -96,6 +204,7 @@ def _compile(key: tuple, instantiations: tuple = ()):
     from .registers import ptxas_resources
 
     path, _, _, arch, inc, defs, extra = key
+    _plans.pop(key, None)  # compiled now: the next job with this key (an edited header) plans anew
     if instantiations:
         return ptxas_resources(path, arch, list(inc), list(defs), list(extra), instantiations=instantiations)
     return ptxas_resources(path, arch, list(inc), list(defs), list(extra))
@@ -154,7 +263,10 @@ def report(path: str, arch: str, include_dirs: Sequence[str], defines: Sequence[
     with _lock:
         fut = _jobs.get(key)
     if fut is not None:
-        return fut.result()
+        try:
+            return fut.result()
+        except CancelledError:  # left for when asked (a file without kernels): asked now
+            pass
     rep = _compile(key)
     fut = Future()
     fut.set_result(rep)

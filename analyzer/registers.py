@@ -52,6 +52,8 @@ __all__ = [
     "base_name",
     "ptxas_resources",
     "cache_dir",
+    "nvcc_plan",
+    "NvccPlan",
 ]
 
 CACHE_FORMAT = 2
@@ -117,6 +119,7 @@ class PtxasReport:
     log: str = ""
     mode: str = ""  # "device code only" | "whole file": what the compiler was given
     host_error: Optional[str] = None  # why the whole file did not compile, when it was tried
+    batch: list[str] = field(default_factory=list)  # the other files compiled in the same nvcc call
 
     @property
     def kernels(self) -> dict[str, KernelResources]:
@@ -145,6 +148,7 @@ class PtxasReport:
             "nvcc_version": self.nvcc_version, "command": list(self.command),
             "functions": {k: v.to_json() for k, v in self.functions.items()},
             "gmem_bytes": self.gmem_bytes, "log": self.log, "mode": self.mode, "host_error": self.host_error,
+            "batch": list(self.batch),
         }
 
     @classmethod
@@ -153,7 +157,8 @@ class PtxasReport:
             ok=d["ok"], reason=d.get("reason"), arch=d.get("arch"), nvcc=d.get("nvcc"),
             nvcc_version=d.get("nvcc_version"), command=list(d.get("command") or []),
             functions={k: KernelResources.from_json(v) for k, v in (d.get("functions") or {}).items()},
-            gmem_bytes=d.get("gmem_bytes"), log=d.get("log", ""), mode=d.get("mode", ""), host_error=d.get("host_error"))
+            gmem_bytes=d.get("gmem_bytes"), log=d.get("log", ""), mode=d.get("mode", ""), host_error=d.get("host_error"),
+            batch=list(d.get("batch") or []))
 
 
 # --------------------------------------------------------------------------- tools
@@ -541,6 +546,42 @@ def _normalize_arch(arch: str) -> str:
 
 def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeout, use_cache,
                      cache_root, insts: list[str]) -> PtxasReport:
+    plan = _prepare(path, arch, include_dirs, defines, extra_args, nvcc, timeout, insts)
+    if isinstance(plan, PtxasReport):
+        return plan
+    if plan is None:
+        # NVRTC only without nvcc (or when asked for): it runs the same ptxas, but its front end
+        # addresses shared memory with 64-bit pointers where nvcc's uses 32-bit ones, so kernels
+        # indexing shared arrays can get a few registers more than the user's nvcc build
+        # (the ground-truth kernel smem_col_f32: 14 against 11 with 13.0).
+        from . import nvrtc
+
+        sm, src = _normalize_arch(arch), Path(path)
+        inc = [str(d) for d in include_dirs]
+        defs = [d if d.startswith("-D") else f"-D{d}" for d in defines]
+        return _with_cache(lambda: _nvrtc_report(src, sm, inc, defs, extra_args, insts), src, inc, sm,
+                           ["nvrtc", nvrtc.find_nvrtc(), nvrtc.nvrtc_version()] + defs + list(extra_args)
+                           + insts, use_cache, cache_root, device_only=True)
+    if not use_cache:
+        return plan.compile()
+    return _locked_compile(plan.compile, plan.cache_file(cache_root))
+
+
+def nvcc_plan(path, arch: str = DEFAULT_ARCH, include_dirs: Sequence[str] = (), defines: Sequence[str] = (),
+              extra_args: Sequence[str] = (), *, nvcc: Optional[str] = None,
+              timeout: float = 120.0) -> Optional["NvccPlan"]:
+    """The nvcc compile :func:`ptxas_resources` would run for these arguments (no template
+    instantiations requested), or None where it would run none (the file cannot be read, no
+    compiler, NVRTC, an architecture nvcc does not support)."""
+    try:
+        plan = _prepare(path, arch, include_dirs, defines, extra_args, nvcc, timeout, [])
+    except Exception:  # noqa: BLE001 - the single compile reports it
+        return None
+    return plan if isinstance(plan, NvccPlan) else None
+
+
+def _prepare(path, arch, include_dirs, defines, extra_args, nvcc, timeout, insts: list[str]):
+    """An :class:`NvccPlan`, a failed report, or None for NVRTC."""
     sm = _normalize_arch(arch)
     src = Path(path)
     if not src.is_file():
@@ -552,13 +593,7 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
     from . import nvrtc
 
     if tool is None and backend != "nvcc" and nvrtc.find_nvrtc():
-        # NVRTC only without nvcc (or when asked for): it runs the same ptxas, but its front end
-        # addresses shared memory with 64-bit pointers where nvcc's uses 32-bit ones, so kernels
-        # indexing shared arrays can get a few registers more than the user's nvcc build
-        # (the ground-truth kernel smem_col_f32: 14 against 11 with 13.0).
-        return _with_cache(lambda: _nvrtc_report(src, sm, inc, defs, extra_args, insts), src, inc, sm,
-                           ["nvrtc", nvrtc.find_nvrtc(), nvrtc.nvrtc_version()] + defs + list(extra_args)
-                           + insts, use_cache, cache_root, device_only=True)
+        return None
     if not tool:
         return PtxasReport(ok=False, reason="nvcc not found (set CUDALINT_NVCC, CUDA_HOME or PATH, "
                                             "or install nvidia-cuda-nvcc), and no NVRTC "
@@ -573,18 +608,52 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
             reason=(f"nvcc {version or ''} cannot compile for {sm} (it supports {supported[0]}..{supported[-1]}"
                     + ("; CUDA 13 dropped architectures below sm_75" if (version or "").startswith("13") else "")
                     + "): register counts unavailable for this target"))
-    cmd = [tool, "-cubin", f"-arch={sm}", "-Xptxas", "-v", "-o", os.devnull]
-    cmd += [f"-I{d}" for d in inc] + defs + list(extra_args)
-    ident = cmd[1:] + [version or "", os.path.realpath(tool)] + insts
+    return NvccPlan(src, sm, inc, tool, version, timeout, insts,
+                    [tool, "-cubin", f"-arch={sm}", "-Xptxas", "-v", "-o", os.devnull]
+                    + [f"-I{d}" for d in inc] + defs + list(extra_args))
 
-    def compile_() -> PtxasReport:
-        # The device code alone first: host code that this nvcc rejects (an API removed in
-        # CUDA 13) must not cost the register count. The whole file only if that fails (the
-        # lexical split missed something the kernels need).
-        # A template kernel that no instantiation request names (it is instantiated inside host
-        # templates, which the device-only split cannot follow) sends the whole file first.
-        dc = _device_code(src, inc, insts)
-        whole_first = dc is None or bool(dc.uninstantiated and not insts)
+
+@dataclass
+class NvccPlan:
+    """One file's compile with nvcc: its command, cache file and device code, so that a batch
+    (analyzer/ptxas_batch) can compile it with others and store its report where this compile
+    would, or compile it exactly so."""
+
+    src: Path
+    sm: str
+    inc: list
+    tool: str
+    version: Optional[str]
+    timeout: float
+    insts: list
+    cmd: list  # without the source
+
+    def __post_init__(self):
+        self.dc = _device_code(self.src, self.inc, self.insts)
+
+    @property
+    def flags(self) -> list:
+        """The defines and other options (the command after its -I options)."""
+        return self.cmd[7 + len(self.inc):]
+
+    @property
+    def ident(self) -> list:
+        return self.cmd[1:] + [self.version or "", os.path.realpath(self.tool)] + self.insts
+
+    def cache_file(self, cache_root=None) -> Path:
+        # the key's device code is the one without the requested instantiations (`ident` has them)
+        dc = self.dc if not self.insts else _device_code(self.src, self.inc)
+        return _cache_file(dc, self.src, self.inc, self.ident, cache_root)
+
+    def compile(self) -> PtxasReport:
+        """The device code alone first: host code that this nvcc rejects (an API removed in
+        CUDA 13) must not cost the register count. The whole file only if that fails (the
+        lexical split missed something the kernels need). A template kernel that no
+        instantiation request names (it is instantiated inside host templates, which the
+        device-only split cannot follow) sends the whole file first."""
+        src, dc, cmd, sm, tool, version, timeout = (self.src, self.dc, self.cmd, self.sm, self.tool,
+                                                    self.version, self.timeout)
+        whole_first = dc is None or bool(dc.uninstantiated and not self.insts)
         first = None
         if not whole_first:
             first = _nvcc_device_only(src, dc, cmd, sm, tool, version, timeout)
@@ -603,8 +672,6 @@ def _ptxas_resources(path, arch, include_dirs, defines, extra_args, nvcc, timeou
         first.reason = f"{whole.reason}; the device code alone: {first.reason}"
         return first
 
-    return _with_cache(compile_, src, inc, sm, ident, use_cache, cache_root, device_only=True)
-
 
 def _device_code(src: Path, inc: list[str], insts: Sequence[str] = ()):
     """The file's device code; ``insts`` are template instantiations to request besides those
@@ -622,28 +689,37 @@ def _device_code(src: Path, inc: list[str], insts: Sequence[str] = ()):
 def _with_cache(compile_, src: Path, inc: list[str], sm: str, ident: list, use_cache: bool,
                 cache_root, device_only: bool) -> PtxasReport:
     """Run ``compile_`` unless a report for the same device code, options and compiler is on
-    disk. The key hashes the device-only code (so an edit of host code does not recompile)
-    and, since the whole file is the fallback, the file and its quoted includes."""
-    if use_cache:
-        dc = _device_code(src, inc) if device_only else None
-        kh = hashlib.sha256(json.dumps({
-            "format": CACHE_FORMAT, "device": dc.digest if dc else None,
-            "src": _source_digest(src, inc), "args": ident}, sort_keys=True).encode()).hexdigest()
-        root = Path(cache_root) if cache_root else cache_dir()
-        cfile = root / kh[:2] / f"{kh}.json"
+    disk."""
+    if not use_cache:
+        return compile_()
+    dc = _device_code(src, inc) if device_only else None
+    return _locked_compile(compile_, _cache_file(dc, src, inc, ident, cache_root))
+
+
+def _cache_file(dc, src: Path, inc: list[str], ident: list, cache_root) -> Path:
+    """Where a report is cached. The key hashes the device-only code (so an edit of host code
+    does not recompile) and, since the whole file is the fallback, the file and its quoted
+    includes."""
+    kh = hashlib.sha256(json.dumps({
+        "format": CACHE_FORMAT, "device": dc.digest if dc else None,
+        "src": _source_digest(src, inc), "args": ident}, sort_keys=True).encode()).hexdigest()
+    root = Path(cache_root) if cache_root else cache_dir()
+    return root / kh[:2] / f"{kh}.json"
+
+
+def _locked_compile(compile_, cfile: Path) -> PtxasReport:
+    rep = _read_cached(cfile)
+    if rep is not None:
+        return rep
+    # Another process (the parent of a worker pool, another cudalint) may be compiling the
+    # same code: wait for it and read its report rather than compiling it a second time.
+    with _compile_lock(cfile):
         rep = _read_cached(cfile)
         if rep is not None:
             return rep
-        # Another process (the parent of a worker pool, another cudalint) may be compiling the
-        # same code: wait for it and read its report rather than compiling it a second time.
-        with _compile_lock(cfile):
-            rep = _read_cached(cfile)
-            if rep is not None:
-                return rep
-            rep = compile_()
-            _store(cfile, rep)
-        return rep
-    return compile_()
+        rep = compile_()
+        _store(cfile, rep)
+    return rep
 
 
 def _read_cached(cfile: Path) -> Optional[PtxasReport]:
@@ -661,9 +737,11 @@ class _compile_lock:
     """An exclusive lock on ``CACHEFILE.lock`` for one compile (POSIX ``flock``; none elsewhere
     or where the cache folder is not writable). The lock file stays: removing it would race."""
 
-    def __init__(self, cfile: Path):
+    def __init__(self, cfile: Path, wait: bool = True):
         self.path = cfile.with_suffix(".lock")
         self.fd: Optional[int] = None
+        self.wait = wait
+        self.busy = False  # wait=False and another holder has it: nothing was locked
 
     def __enter__(self):
         try:
@@ -671,7 +749,11 @@ class _compile_lock:
 
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.fd = os.open(str(self.path), os.O_RDWR | os.O_CREAT, 0o644)
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
+            fcntl.flock(self.fd, fcntl.LOCK_EX if self.wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.busy = True
+            os.close(self.fd)
+            self.fd = None
         except (ImportError, OSError):
             if self.fd is not None:
                 os.close(self.fd)
@@ -727,18 +809,21 @@ def _nice_prefix() -> tuple[str, ...]:
     return (tool, "-n", "5") if tool else ()
 
 
-def _nvcc_run(cmd: list[str], sm: str, tool: str, version: Optional[str], timeout: float) -> PtxasReport:
+def _nvcc_run(cmd: list[str], sm: str, tool: str, version: Optional[str], timeout: float,
+              keep: Optional[int] = 4000) -> PtxasReport:
+    """One nvcc run; the report keeps the last ``keep`` characters of its output (None: all)."""
     rc, out, err = _run(list(_nice_prefix()) + cmd, timeout)
     log = (out + ("\n" if out and err else "") + err).strip()
+    tail = log[-keep:] if keep else log
     if rc == 124:
         return PtxasReport(ok=False, reason=f"nvcc timed out after {timeout:g} s", arch=sm, nvcc=tool,
-                           nvcc_version=version, command=cmd, log=log[-4000:])
+                           nvcc_version=version, command=cmd, log=tail)
     if rc != 0:
         return PtxasReport(ok=False, reason=_failure(log, rc, sm, "nvcc"), arch=sm, nvcc=tool,
-                           nvcc_version=version, command=cmd, log=log[-4000:])
+                           nvcc_version=version, command=cmd, log=tail)
     funcs = parse_ptxas_output(log)
     rep = PtxasReport(ok=True, arch=sm, nvcc=tool, nvcc_version=version, command=cmd,
-                      functions=funcs, gmem_bytes=_parse_gmem(log), log=log[-4000:], mode="whole file")
+                      functions=funcs, gmem_bytes=_parse_gmem(log), log=tail, mode="whole file")
     if not funcs:
         rep.reason = "nvcc produced no ptxas resource report (no device functions in the file?)"
     return rep

@@ -130,7 +130,8 @@ def instrument() -> None:
                             ("cudalint.analyzer.frontend.parse_ahead", "take", "parse-ahead wait (critical path)"),
                             ("cudalint.analyzer.resources", "_ptxas_report", "ptxas wait (critical path)"),
                             ("cudalint.rules.runner", "check_analysis", "rules"),
-                            ("cudalint.analyzer.ptxas_jobs", "_compile", "ptxas compiles (background)")]:
+                            ("cudalint.analyzer.ptxas_jobs", "_compile", "ptxas compiles (background)"),
+                            ("cudalint.analyzer.ptxas_batch", "compile_batch", "ptxas compiles (background)")]:
         try:
             m = importlib.import_module(mod)
             setattr(m, attr, _timed(name, getattr(m, attr)))

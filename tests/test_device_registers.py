@@ -309,6 +309,7 @@ def test_compiles_run_side_by_side_when_allowed(tmp_path, monkeypatch):
 
     monkeypatch.setattr(ptxas_jobs, "_compile", fake_compile)
     monkeypatch.setattr(ptxas_jobs, "_jobs", {})
+    monkeypatch.setenv("CUDALINT_PTXAS_BATCH", "1")  # one file per compile: the threads are the subject
     from cudalint.analyzer.options import AnalysisOptions
 
     files = []
