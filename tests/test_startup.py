@@ -55,13 +55,6 @@ def test_a_result_cache_hit_loads_no_analysis(tmp_path):
     assert second["code"] == first["code"] and second["heavy"] == []
 
 
-def test_a_cold_run_imports_no_graph_library(tmp_path):
-    # the CFGs use analyzer/digraph.py (networkx cost 60-80 ms to import)
-    out = _run(["check", str(FIXTURE), "--no-cache"], tmp_path / "cache")
-    assert out["code"] == 1 and "sympy" in out["heavy"] and "numpy" in out["heavy"]
-    assert "networkx" not in out["heavy"]
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task") or (os.cpu_count() or 1) < 2,
                     reason="counts threads in /proc, needs two cores")
 def test_loading_the_analyses_starts_no_blas_threads():
