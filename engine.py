@@ -171,6 +171,10 @@ def load_analyses() -> Optional[str]:
     and it ran 186 times over them (30 ms)."""
     import gc
 
+    # numpy's OpenBLAS starts a thread per core when numpy is imported, and they spin for
+    # tens of milliseconds of CPU (a tenth of a one-file run); the analyses do no linear
+    # algebra. Set for this process only when it loads the analyses; a user's setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     was_on = gc.isenabled()
     gc.disable()
     try:

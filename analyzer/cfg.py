@@ -24,8 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+import networkx as nx
+
 from . import ir
-from .digraph import DiGraph, ancestors, immediate_dominators
 
 BLOCK_BARRIER_CALLS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
                        "__syncthreads_or", "__barrier_sync", "__barrier_sync_count"}
@@ -111,12 +112,12 @@ class BarrierInterval:
 
 
 class CFG:
-    """The control-flow graph of one function. ``graph`` is a :class:`.digraph.DiGraph` whose
+    """The control-flow graph of one function. ``graph`` is a :class:`networkx.DiGraph` whose
     nodes are :class:`Node` objects."""
 
     def __init__(self, fn: ir.Function, barrier_functions: Optional[set] = None):
         self.function = fn
-        self.graph = DiGraph()
+        self.graph = nx.DiGraph()
         self._next = 0
         self.nodes: list[Node] = []
         self._barrier_functions = barrier_functions if barrier_functions is not None else \
@@ -368,11 +369,11 @@ class CFG:
         return None
 
     # ------------------------------------------------------------------ dominance
-    def _augmented(self) -> DiGraph:
+    def _augmented(self) -> nx.DiGraph:
         """The graph with every node that cannot reach the exit (an endless loop) linked to
         it, so that post-dominators exist for all nodes."""
         g = self.graph.copy()
-        reach = ancestors(g, self.exit) | {self.exit}
+        reach = nx.ancestors(g, self.exit) | {self.exit}
         for n in list(g.nodes):
             if n not in reach:
                 g.add_edge(n, self.exit, label=None, back=False)
@@ -382,7 +383,7 @@ class CFG:
         """Immediate post-dominator of each node (the exit maps to itself)."""
         if self._postdom is None:
             g = self._augmented().reverse(copy=True)
-            self._postdom = immediate_dominators(g, self.exit)
+            self._postdom = nx.immediate_dominators(g, self.exit)
         return self._postdom
 
     def postdominates(self, a: Node, b: Node) -> bool:
