@@ -502,13 +502,17 @@ def _worker_main(conn) -> None:
             return
         if task is None:
             return
-        task, ahead = task  # ahead: (path, options) of the file this worker will likely get next
+        # ahead: (path, options) of the file this worker will likely get next; compile: whether
+        # the worker starts compiles itself (else the parent compiles every file, in batches)
+        task, ahead, compile_here = task
         if not broken:
             from .analyzer.frontend import parse_ahead
             parse_ahead.keep_only(task.path)  # a file it was told of but did not get: dropped
-            _start_quietly(task.path, task.aopts, task.copts, task.source)
+            if compile_here:
+                _start_quietly(task.path, task.aopts, task.copts, task.source)
             if ahead is not None:
-                _start_quietly(*ahead)  # its compile and parse overlap this file's analysis
+                if compile_here:
+                    _start_quietly(*ahead)  # its compile and parse overlap this file's analysis
                 _parse_ahead(*ahead)
         out = TaskResult(crash_result(task.path, broken)) if broken else _guarded(task)
         try:
@@ -591,8 +595,11 @@ class WorkerPool:
     ``(index, TaskResult)`` as they finish; a worker that dies or hangs is replaced and its
     file reported as CL000."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, compile_in_workers: bool = True):
         self.size = max(1, size)
+        # False when the caller compiles every file's register report itself (in batches):
+        # a worker then only asks for its report, waiting on the ptxas cache's lock
+        self.compile_in_workers = compile_in_workers
         self._ctx = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
         self._lock = threading.Lock()
@@ -632,7 +639,8 @@ class WorkerPool:
                 try:
                     # of the next task, only what its compile and parse need (a Task may not unpickle)
                     nt = tasks[nxt] if nxt is not None else None
-                    w.conn.send((tasks[i], (nt.path, nt.aopts, nt.copts, nt.source) if nt else None))
+                    w.conn.send((tasks[i], (nt.path, nt.aopts, nt.copts, nt.source) if nt else None,
+                                 self.compile_in_workers))
                     busy.append(w)
                 except (OSError, EOFError, ValueError):  # died while idle: replace, retry
                     pending.append(i)
@@ -830,18 +838,19 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
                     from .analyzer.frontend.parse_ahead import clear
                     clear()
         else:
-            # The compiles run here, in this otherwise idle process, on the cores the workers
-            # leave, all queued now; a worker that needs a report waits for it on the ptxas
-            # cache's lock (registers._compile_lock) instead of compiling it again.
-            from .analyzer.ptxas_jobs import set_threads
-            set_threads(min(8, default_jobs() - workers))
-            if default_jobs() > workers:
-                from .analyzer.ptxas_jobs import queueing
-                with queueing():
-                    for i in todo:
-                        start_ptxas(tasks[i])
+            # The compiles run here, in this otherwise idle process (niced, on what the workers
+            # leave of the cores), all queued now and so batched (ptxas_batch: one nvcc call for
+            # several files); a worker that needs a report waits for it on the ptxas cache's
+            # lock (registers._compile_lock) instead of compiling it again. Workers compiling
+            # their own files would pay nvcc's fixed cost once a file (measured on 2 cores:
+            # --jobs 2 took 1.24x the time of --jobs 1).
+            from .analyzer.ptxas_jobs import queueing, set_threads
+            set_threads(max(1, min(8, default_jobs() - workers)))
+            with queueing():
+                for i in todo:
+                    start_ptxas(tasks[i])
             try:
-                with WorkerPool(workers) as pool:
+                with WorkerPool(workers, compile_in_workers=False) as pool:
                     for j, tr in pool.run([tasks[i] for i in todo]):
                         record(todo[j], tr)
             finally:
