@@ -30,6 +30,7 @@ else is compiled alone, exactly as :meth:`registers.NvccPlan.compile` does:
 """
 from __future__ import annotations
 
+import dataclasses
 import glob
 import os
 import re
@@ -300,19 +301,24 @@ _BLOCK_START = re.compile(r"Compiling entry function '([^']+)'|Function properti
 _GMEM_LINE = re.compile(r"ptxas info\s*:\s*\d+ bytes gmem")
 
 
-def split_report(rep: PtxasReport, plans: Sequence[NvccPlan], full_log: str) -> Optional[list[PtxasReport]]:
+def split_report(rep: PtxasReport, plans: Sequence[NvccPlan], full_log: str,
+                 shared: Optional[dict] = None) -> Optional[list[PtxasReport]]:
     """Each file's report out of the batch's, or None where a function cannot be attributed to
-    exactly one file or a file's kernel is missing."""
-    owner: dict[str, int] = {}
+    exactly one file or a file's kernel is missing. ``shared``: functions that the files' common
+    headers put in every compile (each file's, where the batch has them alike)."""
+    owner: dict[str, int] = {}  # -1: every file's
     for name, fn in rep.functions.items():
         hits = [i for i, p in enumerate(plans) if fn.plain_name in p.dc.names]
+        if not hits and shared and name in shared and shared[name] == dataclasses.replace(fn, arch=shared[name].arch):
+            owner[name] = -1
+            continue
         if len(hits) != 1:
             return None
         owner[name] = hits[0]
     out = []
     for i, p in enumerate(plans):
-        funcs = {k: v for k, v in rep.functions.items() if owner[k] == i}
-        if not funcs or not set(p.dc.kernels) <= {f.plain_name for f in funcs.values() if f.is_entry}:
+        funcs = {k: v for k, v in rep.functions.items() if owner[k] in (i, -1)}
+        if not any(owner[k] == i for k in funcs) or not set(p.dc.kernels) <= {f.plain_name for f in funcs.values() if f.is_entry}:
             return None
         out.append(PtxasReport(
             ok=True, arch=rep.arch, nvcc=rep.nvcc, nvcc_version=rep.nvcc_version, command=list(rep.command),
@@ -345,7 +351,7 @@ def _member_log(log: str, names: set, plan: NvccPlan) -> str:
 
 
 _UNRESOLVED = re.compile(r"Unresolved extern function '([^']+)'")
-_ERROR_AT = re.compile(r"^(.*?)\(\d+\): (?:catastrophic )?error")
+_ERROR_AT = re.compile(r"^(.*?)(?:\(\d+\)|:\d+:\d+): (?:catastrophic |fatal )?error")
 
 
 def _failing(log: str, plans: Sequence[NvccPlan]) -> Optional[set[int]]:
@@ -393,22 +399,24 @@ def _run_ordered(plans: Sequence[NvccPlan], head: tuple) -> tuple[Optional[list[
     if not rep.ok:
         _failed(plans, rep.reason or "nvcc failed")
         return None, _failing(rep.log, plans)
-    if rep.gmem_bytes and rep.gmem_bytes != _baseline_gmem(first, tuple(flags), head):
+    base = _baseline(first, tuple(flags), head)
+    if rep.gmem_bytes and rep.gmem_bytes != (base or {}).get("gmem"):
         _failed(plans, f"{rep.gmem_bytes} bytes gmem, which cannot be split by file")
         return None, None
-    out = split_report(rep, plans, rep.log)
+    out = split_report(rep, plans, rep.log, (base or {}).get("functions") or {})
     if out is None:
         _failed(plans, "the report does not split by file")
     return out, None
 
 
-def _baseline_gmem(plan: NvccPlan, flags: tuple, head: tuple) -> Optional[int]:
-    """The gmem every compile with the batch's headers has (the files have none of their own:
-    alone_reason): then also each file's figure alone."""
-    from .system_headers import baseline_gmem
+def _baseline(plan: NvccPlan, flags: tuple, head: tuple) -> Optional[dict]:
+    """What every compile with the batch's headers has (gmem, functions such as CUB's
+    EmptyKernel): the files have no global data of their own (alone_reason), so a batch with
+    just this much gmem has it for each file, and these functions are each file's too."""
+    from .system_headers import baseline
 
     includes = tuple(head) + tuple(dict.fromkeys(plan.dc.kept_includes))
-    return baseline_gmem(plan.tool, plan.version, plan.sm, flags, includes) if includes else 0
+    return baseline(plan.tool, plan.version, plan.sm, flags, includes) if includes else {"gmem": 0, "functions": {}}
 
 
 def _failed(plans, why: str) -> None:

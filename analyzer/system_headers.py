@@ -186,36 +186,40 @@ def global_names(text: str) -> set:
     return out
 
 
-def baseline_gmem(tool: str, version: Optional[str], sm: str, flags: tuple, includes: tuple) -> Optional[int]:
-    """ptxas' gmem figure for a compile of nothing but ``includes`` (and an empty kernel):
-    global data the headers define whether used or not (libcu++'s customization point objects:
-    40 bytes with cub/cub.cuh and nvcc 13). Every compile with these headers has at least this
-    much, so a batch of files with exactly this much has exactly this much for each file.
-    On disk like the header names; None where the compile fails."""
-    key = ("gmem", os.path.realpath(tool), version, sm, list(flags), list(includes))
-    with _lock:
-        if json.dumps(key) in _memo:
-            return _memo[json.dumps(key)]
-    cfile = _cache_file(tuple(json.dumps(k) if isinstance(k, list) else k for k in key))
-    out: Optional[int] = None
-    try:
-        out = int(json.loads(cfile.read_text(encoding="utf-8"))["gmem"])
-    except (OSError, ValueError, TypeError, KeyError):
-        from .registers import _nvcc_run
+def baseline(tool: str, version: Optional[str], sm: str, flags: tuple, includes: tuple) -> Optional[dict]:
+    """ptxas' report for a compile of nothing but ``includes`` (and an empty kernel), as
+    ``{"gmem": bytes, "functions": {name: resources}}``: what these headers put in every compile
+    whether used or not (libcu++'s customization point objects, 40 bytes of gmem with
+    cub/cub.cuh and nvcc 13; CUB's EmptyKernel). On disk like the header names; None where the
+    compile fails."""
+    from .registers import KernelResources, _nvcc_run
 
-        with tempfile.TemporaryDirectory(prefix="cudalint-gmem-") as tmp:
+    key = json.dumps(["baseline", os.path.realpath(tool), version, sm, list(flags), list(includes)])
+    with _lock:
+        if key in _memo:
+            return _memo[key]
+    cfile = _cache_file((key,))
+    out: Optional[dict] = None
+    try:
+        d = json.loads(cfile.read_text(encoding="utf-8"))
+        out = {"gmem": d["gmem"], "functions": {k: KernelResources.from_json(v) for k, v in d["functions"].items()}}
+    except (OSError, ValueError, TypeError, KeyError):
+        with tempfile.TemporaryDirectory(prefix="cudalint-baseline-") as tmp:
             src = Path(tmp) / "g.cu"
             src.write_text("".join(f"#include <{h}>\n" for h in includes)
                            + "__global__ void __cudalint_baseline() {}\n", encoding="utf-8")
             cmd = [tool, "-cubin", f"-arch={sm}", "-Xptxas", "-v", "-o", os.devnull, *flags, "-x", "cu", str(src)]
             rep = _nvcc_run(cmd, sm, tool, version, 120.0)
         if rep.ok and rep.gmem_bytes is not None:
-            out = rep.gmem_bytes
+            funcs = {k: f for k, f in rep.functions.items() if f.plain_name != "__cudalint_baseline"}
+            out = {"gmem": rep.gmem_bytes, "functions": funcs}
             try:
                 cfile.parent.mkdir(parents=True, exist_ok=True)
-                cfile.write_text(json.dumps({"gmem": out}), encoding="utf-8")
+                cfile.write_text(json.dumps({"gmem": out["gmem"],
+                                             "functions": {k: f.to_json() for k, f in funcs.items()}}),
+                                 encoding="utf-8")
             except OSError:
                 pass
     with _lock:
-        _memo[json.dumps(key)] = out
+        _memo[key] = out
     return out

@@ -256,3 +256,19 @@ def test_files_that_all_use_extern_shared_batch_with_their_rounding(tmp_path):
     assert alone[0].find("ka").static_smem_bytes == 16 and alone[2].find("kc").static_smem_bytes == 4
     batched = PB.compile_batch(plans[:2], use_cache=False)
     assert [resources(r) for r in batched] == [resources(r) for r in alone[:2]] and batched[0].batch
+
+
+@needs_nvcc
+def test_what_common_headers_put_in_every_compile_is_each_files(tmp_path):
+    # cub/cub.cuh puts CUB's EmptyKernel and 40 bytes of libcu++ objects (gmem) into every
+    # compile (nvcc 13): alone each file's report has them, so each batched one must too
+    for n in ("a", "b"):
+        (tmp_path / f"{n}.cu").write_text("#include <cub/cub.cuh>\n" + KERNEL.format(k="k" + n, body=f"x[{n == 'b':d}] * 2"))
+    plans = [R.nvcc_plan(str(tmp_path / f"{n}.cu"), "sm_90") for n in ("a", "b")]
+    alone = [p.compile() for p in plans]
+    batched = PB.compile_batch(plans, use_cache=False)
+    assert all(r.batch for r in batched)
+    for a, b in zip(alone, batched):
+        assert resources(b) == resources(a) and b.gmem_bytes == a.gmem_bytes
+    assert any(f.plain_name == "EmptyKernel" for f in batched[0].functions.values()) == \
+        any(f.plain_name == "EmptyKernel" for f in alone[0].functions.values())
