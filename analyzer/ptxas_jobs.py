@@ -71,7 +71,10 @@ def _drain() -> None:
 # Several files' compiles in one nvcc call (analyzer/ptxas_batch): each batch pays nvcc's fixed
 # cost (cuda_runtime.h, cooperative_groups.h: 0.3 to 1 s a file) once. The first batch of a run
 # is small, since the analysis of the first file waits for it; later ones take up to 8 files
-# from the next 16 queued. CUDALINT_PTXAS_BATCH=N sets the size (0 or 1: one file per compile).
+# from the next 16 queued. With 4 compile threads or more (cores to spare) files are compiled
+# one per call: CPU is not what the run waits for then, and a file's report would wait for its
+# whole batch (16 cores of the device host: 3.8 s of waiting for ptxas with batches of 8, none
+# without). CUDALINT_PTXAS_BATCH=N sets the size (0 or 1: one file per compile).
 _WINDOW = 16
 _taken = 0  # jobs taken since the queue was last empty
 _plans: dict = {}  # key -> NvccPlan (or None: not for a batch), for the jobs looked at
@@ -84,6 +87,8 @@ def _batch_limit() -> int:
             return int(env)
         except ValueError:
             pass
+    if _threads >= 4:
+        return 1
     return 2 if _taken == 0 else 8
 
 

@@ -272,3 +272,18 @@ def test_what_common_headers_put_in_every_compile_is_each_files(tmp_path):
         assert resources(b) == resources(a) and b.gmem_bytes == a.gmem_bytes
     assert any(f.plain_name == "EmptyKernel" for f in batched[0].functions.values()) == \
         any(f.plain_name == "EmptyKernel" for f in alone[0].functions.values())
+
+
+def test_batches_only_where_cpu_is_short(monkeypatch):
+    """Batching saves nvcc CPU but makes a file's report wait for its batch: with 4 or more
+    compile threads (cores to spare) each file has its own call."""
+    from cudalint.analyzer import ptxas_jobs
+
+    monkeypatch.delenv("CUDALINT_PTXAS_BATCH", raising=False)
+    monkeypatch.setattr(ptxas_jobs, "_taken", 5)
+    monkeypatch.setattr(ptxas_jobs, "_threads", 2)
+    assert ptxas_jobs._batch_limit() == 8
+    monkeypatch.setattr(ptxas_jobs, "_threads", 4)
+    assert ptxas_jobs._batch_limit() == 1
+    monkeypatch.setenv("CUDALINT_PTXAS_BATCH", "3")
+    assert ptxas_jobs._batch_limit() == 3
