@@ -69,6 +69,16 @@ def _load(key: tuple) -> Optional[HeaderNames]:
     return None
 
 
+def _read_stamped(path: str, stamps: list) -> Optional[str]:
+    """The text of a header, with its (path, mtime) added to ``stamps``; None if unreadable."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+        stamps.append((path, os.stat(path).st_mtime_ns))
+    except OSError:
+        return None
+    return text
+
 def _build(tool: str, sm: str, key: tuple) -> Optional[HeaderNames]:
     files, base = _dependencies(tool, sm, key[3]), _dependencies(tool, sm, ())
     if files is None or base is None:
@@ -78,11 +88,8 @@ def _build(tool: str, sm: str, key: tuple) -> Optional[HeaderNames]:
     glob: set = set()
     stamps = []
     for f in sorted(set(files) - set(base)):
-        try:
-            with open(f, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-            stamps.append((f, os.stat(f).st_mtime_ns))
-        except OSError:
+        text = _read_stamped(f, stamps)
+        if text is None:
             return None
         ids.update(_IDENT.findall(text))
         for name, body in _DEFINE_BODY.findall(text):
@@ -92,11 +99,8 @@ def _build(tool: str, sm: str, key: tuple) -> Optional[HeaderNames]:
     # again the same way (stddef.h's NULL), has that value before the include too.
     before: dict = {}
     for f in base:
-        try:
-            with open(f, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-            stamps.append((f, os.stat(f).st_mtime_ns))
-        except OSError:
+        text = _read_stamped(f, stamps)
+        if text is None:
             return None
         for name, body in _DEFINE_BODY.findall(text):
             if name in defs:
