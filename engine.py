@@ -202,14 +202,39 @@ def _guarded(task: Task) -> TaskResult:
         return TaskResult(crash_result(task.path, f"internal error: {type(exc).__name__}: {exc}"))
 
 
+def _can_fork() -> bool:
+    """Whether :func:`_isolated` forks: fork exists, no other thread runs (the editor server's),
+    and CUDALINT_NO_FORK is unset."""
+    return hasattr(os, "fork") and threading.active_count() == 1 and not os.environ.get("CUDALINT_NO_FORK")
+
+
+def _child_task(task: Task) -> TaskResult:
+    """The forked child's work: its file starts parsing in a thread (libclang releases the GIL)
+    while the analyses import here, which is most of a one-file run's start-up; then the
+    analysis, which takes that parse."""
+    if task.source is None:
+        try:
+            from .analyzer.frontend.parse_ahead import start_for
+
+            start_for(task.path, task.aopts)
+        except Exception:  # noqa: BLE001 - only a head start: the analysis parses it itself
+            pass
+    broken = load_analyses()
+    if broken:
+        return TaskResult(crash_result(task.path, broken))
+    return _guarded(task)
+
+
 def _isolated(task: Task) -> TaskResult:
     """Run one task in a forked copy of this process, so that a libclang crash (a signal, not
     an exception) or a hang in C code becomes that file's CL000 instead of ending the run.
-    Forking costs milliseconds: the modules are already imported. Falls back to running
+    Forking costs milliseconds (the child loads the analyses while its file parses:
+    :func:`_child_task`). Falls back to running
     in-process where fork is unsafe or missing (threads running, e.g. the editor server; not
     POSIX) or when CUDALINT_NO_FORK is set."""
-    if not hasattr(os, "fork") or threading.active_count() > 1 or os.environ.get("CUDALINT_NO_FORK"):
-        return _guarded(task)
+    if not _can_fork():
+        broken = load_analyses()
+        return TaskResult(crash_result(task.path, broken)) if broken else _guarded(task)
     import pickle
     import select
 
@@ -224,7 +249,7 @@ def _isolated(task: Task) -> TaskResult:
             faulthandler.disable()
             os.close(rfd)
             try:
-                data = pickle.dumps(_guarded(task))
+                data = pickle.dumps(_child_task(task))
             except BaseException as exc:  # noqa: BLE001
                 data = pickle.dumps(TaskResult(crash_result(task.path, f"internal error: {exc}")))
             with os.fdopen(wfd, "wb") as f:
@@ -812,12 +837,13 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
 
     try:
         if workers == 1:
-            broken = load_analyses() if todo else None
             # One file: analysed in a forked child (a libclang crash or hang becomes its CL000;
-            # the fork costs milliseconds). Several files with --jobs 1: in this process, since
-            # each child would redo the warm-up the first file pays for (measured 1.8x -> 2.3x
-            # of a bare parse on 40 cuda-samples files).
+            # the fork costs milliseconds), which loads the analyses itself while its file
+            # parses (_child_task). Several files with --jobs 1: in this process, since each
+            # child would redo the warm-up the first file pays for (measured 1.8x -> 2.3x of a
+            # bare parse on 40 cuda-samples files).
             run = _isolated if len(todo) == 1 else _guarded
+            broken = load_analyses() if todo and not (run is _isolated and _can_fork()) else None
             if len(todo) > 1 and not broken:
                 from .analyzer.ptxas_jobs import set_threads
                 # the compiles run niced (registers._nice_prefix): they fill what the analysis

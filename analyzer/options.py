@@ -6,6 +6,7 @@ cache never needs.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -37,3 +38,27 @@ class AnalysisOptions:
     # Facts to compute (names from ALL_FACTS); None = all. Set from the selected rules by
     # ``needed_facts`` (see rules/runner.check_file).
     facts: Optional[frozenset] = None
+
+
+def frontend_options(opts: AnalysisOptions):
+    """The parser's options for an analysis with ``opts`` (clang frontend)."""
+    from .frontend.parse import FrontendOptions
+
+    return FrontendOptions(include_dirs=list(opts.include_dirs), defines=list(opts.defines),
+                           std=opts.std, arch=opts.arch, extra_args=list(opts.extra_args),
+                           compile_commands=opts.compile_commands)
+
+
+#: Suffixes of C, C++ and CUDA sources and headers (a file without a suffix is let through:
+#: C++ standard headers have none).
+SOURCE_SUFFIXES = (".cu", ".cuh", ".cuda", ".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".h", ".hh",
+                   ".hpp", ".hxx", ".h++", ".inl", ".inc", ".ipp", ".tcc", ".tpp", ".hip")
+
+
+def not_a_source(path: str) -> Optional[str]:
+    """Why ``path`` is not a C/C++/CUDA source by its name (e.g. ``x.py``), or None."""
+    ext = os.path.splitext(path)[1]
+    if not ext or ext.lower() in SOURCE_SUFFIXES:
+        return None
+    return (f"not a CUDA source: `{os.path.basename(path)}` is not a C, C++ or CUDA file "
+            f"(cudalint reads {', '.join(SOURCE_SUFFIXES[:8])}, ... files)")

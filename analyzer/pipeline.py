@@ -26,6 +26,7 @@ from .source_text import source_lines
 from .resources import KernelOccupancy, ResourceFacts, kernel_occupancy, kernel_resources
 from .sync import KernelSync
 from .options import AnalysisOptions  # noqa: F401  (re-exported: the pipeline's input)
+from .options import SOURCE_SUFFIXES, frontend_options, not_a_source  # noqa: F401  (re-exported)
 from .target import Target, load_target
 from .texture_bindings import annotate_accesses as annotate_textures
 
@@ -167,23 +168,12 @@ def _read_source(path: str) -> tuple[Optional[str], Optional[str]]:
         return data.decode("latin-1"), None
 
 
-def frontend_options(opts: AnalysisOptions):
-    """The parser's options for an analysis with ``opts`` (clang frontend)."""
-    from .frontend.parse import FrontendOptions
-
-    return FrontendOptions(include_dirs=list(opts.include_dirs), defines=list(opts.defines),
-                           std=opts.std, arch=opts.arch, extra_args=list(opts.extra_args),
-                           compile_commands=opts.compile_commands)
-
-
 def parse_ahead(path: str, opts: AnalysisOptions) -> None:
     """Start parsing ``path`` in the background for a later :func:`analyze_file` with ``opts``
     (see ``frontend.parse_ahead``)."""
-    if opts.frontend == "pycparser" or not_a_source(path):
-        return
     from .frontend import parse_ahead as ahead
 
-    ahead.start(path, frontend_options(opts))
+    ahead.start_for(path, opts)
 
 
 def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Optional[ir.TranslationUnit]:
@@ -303,21 +293,6 @@ def _reconcile_with_ptxas(kf: KernelFacts) -> None:
             v.reason += ("; but ptxas allocates no local memory for this kernel, so the compiler "
                          "keeps it in registers")
             v.forcing_access = None
-
-
-#: Suffixes of C, C++ and CUDA sources and headers (a file without a suffix is let through:
-#: C++ standard headers have none).
-SOURCE_SUFFIXES = (".cu", ".cuh", ".cuda", ".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".h", ".hh",
-                   ".hpp", ".hxx", ".h++", ".inl", ".inc", ".ipp", ".tcc", ".tpp", ".hip")
-
-
-def not_a_source(path: str) -> Optional[str]:
-    """Why ``path`` is not a C/C++/CUDA source by its name (e.g. ``x.py``), or None."""
-    ext = os.path.splitext(path)[1]
-    if not ext or ext.lower() in SOURCE_SUFFIXES:
-        return None
-    return (f"not a CUDA source: `{os.path.basename(path)}` is not a C, C++ or CUDA file "
-            f"(cudalint reads {', '.join(SOURCE_SUFFIXES[:8])}, ... files)")
 
 
 def analyze_file(path: str, opts: Optional[AnalysisOptions] = None) -> FileAnalysis:

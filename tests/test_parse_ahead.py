@@ -113,3 +113,28 @@ def test_a_crash_while_a_worker_also_parses_its_next_file_is_not_blamed_on_its_o
     assert [d.code for d in out[0].result.diagnostics] == ["CL201"] and out[0].result.error is None
     assert out[1].result.error and "crashed (signal SIGILL)" in out[1].result.diagnostics[0].message
     assert [d.code for d in out[2].result.diagnostics] == ["CL201"] and out[2].result.error is None
+
+
+def test_a_one_file_run_parses_in_a_thread_of_its_child_while_the_analyses_load(tmp_path, monkeypatch):
+    # engine._child_task: the forked child starts its file's parse, then imports the analyses;
+    # the analysis takes that parse instead of parsing again. Each parse_file call is written
+    # down (by the child, a separate process) with the thread that made it.
+    if threading.active_count() != 1:
+        import pytest
+        pytest.skip("another thread runs: the one-file run would not fork")
+    from cudalint.analyzer.frontend import parse as parse_mod
+
+    log = tmp_path / "parses.txt"
+    real = parse_mod.parse_file
+
+    def parse_file(path, fopts):
+        with open(log, "a") as f:
+            f.write(f"{os.path.basename(path)} {threading.current_thread().name}\n")
+        return real(path, fopts)
+
+    monkeypatch.setattr(parse_mod, "parse_file", parse_file)
+    monkeypatch.delenv("CUDALINT_NO_FORK", raising=False)
+    f = _file(tmp_path, 0, 8)
+    res = check_files([Task(str(f), AnalysisOptions(use_ptxas=False), CheckOptions())], jobs=1)[0]
+    assert log.read_text().splitlines() == ["k0.cu cudalint-parse-ahead"]  # once, ahead
+    assert any(d.code == "CL201" and "8 elements apart" in d.message for d in res.diagnostics)

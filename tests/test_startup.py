@@ -50,9 +50,21 @@ def test_an_empty_file_loads_no_analysis(tmp_path):
 def test_a_result_cache_hit_loads_no_analysis(tmp_path):
     cache = tmp_path / "cache"
     first = _run(["check", str(FIXTURE)], cache)
-    assert "sympy" in first["heavy"]  # the cold run did analyse
+    assert first["code"] == 1  # the cold run did analyse: matmul.cu has findings
     second = _run(["check", str(FIXTURE)], cache)
     assert second["code"] == first["code"] and second["heavy"] == []
+
+
+def test_a_one_file_run_loads_the_analyses_in_its_child_while_the_file_parses(tmp_path):
+    # The forked child imports the analyses while a thread parses its file (engine._child_task);
+    # the parent, which only waits for the result, never loads them.
+    out = _run(["check", str(FIXTURE), "--no-cache"], tmp_path / "cache")
+    assert out["code"] == 1 and out["heavy"] == []
+    env = dict(os.environ, CUDALINT_CACHE_DIR=str(tmp_path / "cache"), CUDALINT_NO_FORK="1")
+    p = subprocess.run([sys.executable, "-c", PROBE, "check", str(FIXTURE), "--no-cache"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    alone = json.loads(p.stdout.strip().splitlines()[-1])
+    assert alone["code"] == 1 and "sympy" in alone["heavy"]  # without the fork: in this process
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task") or (os.cpu_count() or 1) < 2,

@@ -8,11 +8,11 @@ In a ``--jobs 1`` run the parse was a third of the Python time on the critical p
 index: cindex objects are not shared across threads); :func:`take` hands the result to the
 pipeline when it asks for the same file with the same options, or None, and the pipeline then
 parses as before. A file that changed on disk since the parse began is parsed again. Nothing is
-ever parsed ahead for an editor buffer (unsaved text) or a single-file run (which forks its
-crash-isolation child: no threads may run then); :func:`clear` drops what nobody took.
+ever parsed ahead for an editor buffer (unsaved text); :func:`clear` drops what nobody took.
 
-Who parses ahead: a ``--jobs 1`` run of several files (the next file of its list), and each
-worker of a ``--jobs N`` pool (the file it was told it will probably get next; the pool runs a
+Who parses ahead: a one-file run, in its crash-isolation child, while the analyses import
+(the parent forks before any thread starts: no thread may run at a fork); a ``--jobs 1`` run of
+several files (the next file of its list); and each worker of a ``--jobs N`` pool (the file it was told it will probably get next; the pool runs a
 file again, alone, when its worker crashed while also parsing another one).
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ import threading
 from concurrent.futures import Future
 from typing import Optional
 
-__all__ = ["start", "take", "keep_only", "clear"]
+__all__ = ["start", "start_for", "take", "keep_only", "clear"]
 
 _lock = threading.Lock()
 _ahead: dict[tuple, tuple[Future, tuple]] = {}  # key -> (the parse, the file's stat when it began)
@@ -56,6 +56,17 @@ def start(path: str, fopts) -> None:
     with _lock:
         _threads[:] = [x for x in _threads if x.is_alive()] + [t]
     t.start()
+
+
+def start_for(path: str, aopts) -> None:
+    """:func:`start` for an analysis with ``aopts`` (``analyzer.options.AnalysisOptions``), when
+    the clang frontend will parse it. Imports nothing of the analyses: a one-file run starts its
+    parse before they load."""
+    from ..options import frontend_options, not_a_source
+
+    if aopts.frontend == "pycparser" or not_a_source(path):
+        return
+    start(path, frontend_options(aopts))
 
 
 def _parse(path: str, fopts, fut: Future) -> None:
