@@ -659,6 +659,12 @@ class NvccPlan:
             first = _nvcc_device_only(src, dc, cmd, sm, tool, version, timeout)
             if first.ok:
                 return first
+            line = _includes_missing_header(src, first)
+            if line:  # the whole file includes it too: it cannot compile either
+                first.reason = (f"nvcc failed for {sm}: {src}:{line[0]}: {line[1]}: No such file or "
+                                f"directory (so the whole file was not compiled); the device code "
+                                f"alone: {first.reason}")
+                return first
         whole = _nvcc_run(cmd + [str(src)], sm, tool, version, timeout)
         if whole.ok or dc is None:
             if not whole.ok and first is not None:
@@ -779,11 +785,41 @@ def _store(cfile: Path, rep: PtxasReport) -> None:
             pass
 
 
+_MISSING_HEADER = re.compile(r"fatal error: ([^\s:]+): No such file or directory")
+
+
+def _missing_header(rep: PtxasReport) -> Optional[str]:
+    """The header a failed compile could not find (its first error), or None."""
+    m = _MISSING_HEADER.search(rep.reason or "")
+    return m.group(1) if m else None
+
+
+def _includes_missing_header(src: Path, rep: PtxasReport) -> Optional[tuple[int, str]]:
+    """(line, header) when the header that the failed device-only compile ``rep`` could not find
+    is #included by the source file itself: nvcc searches the same directories for it in the
+    whole file (its own directory first, as the device-only compile's -I does), so that
+    compile would fail on it too. A header found through another header is not decided here:
+    inlined into the device code, that header's "quoted" includes resolve elsewhere."""
+    header = _missing_header(rep)
+    if not header:
+        return None
+    try:
+        text = src.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    pat = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]' + re.escape(header) + r'[>"]', re.M)
+    m = pat.search(text)
+    return (text.count("\n", 0, m.start()) + 1, header) if m else None
+
+
 def _nvcc_device_only(src: Path, dc, cmd: list[str], sm: str, tool: str,
                       version: Optional[str], timeout: float) -> PtxasReport:
-    """nvcc on the device code: first without the file's system headers, then with them."""
+    """nvcc on the device code: first without the file's system headers, then with them (not
+    when the first could not find a header: the second includes everything the first did)."""
     rep = None
     for system in ([False, True] if dc.system_includes else [False]):
+        if rep is not None and _missing_header(rep):
+            break
         with tempfile.TemporaryDirectory(prefix="cudalint-dev-") as tmp:
             dev = Path(tmp) / (src.stem + ".cu")
             dev.write_text(dc.source_for_nvcc(system_headers=system), encoding="utf-8")

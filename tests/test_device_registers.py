@@ -328,3 +328,41 @@ def test_compiles_run_side_by_side_when_allowed(tmp_path, monkeypatch):
         finally:
             ptxas_jobs.set_threads(1)
         assert got == [os.path.abspath(f) for f in files] and peak[0] == want
+
+
+MISSING_LIB = """#include <cstdio>
+#include <cudalint_test_not_installed.h>
+__global__ void k(float *x) { x[threadIdx.x] = lib_scale(x[threadIdx.x]); }
+int main() { k<<<1, 32>>>(nullptr); return 0; }
+"""
+
+
+@needs_nvcc
+def test_a_header_the_file_includes_and_nvcc_cannot_find_is_not_compiled_again(tmp_path, monkeypatch):
+    # The device code needs the library; nvcc cannot find its header. The device-only compile
+    # with the system headers fails on it, and so would the whole file (it includes the header
+    # itself, searched in the same directories): that third compile is not run.
+    monkeypatch.setenv("CUDALINT_PTXAS_BACKEND", "nvcc")
+    src = tmp_path / "lib.cu"
+    src.write_text(MISSING_LIB)
+    whole = subprocess.run([NVCC, "-cubin", "-arch=sm_90", "-o", os.devnull, str(src)], capture_output=True, text=True)
+    assert whole.returncode != 0 and "cudalint_test_not_installed.h: No such file" in whole.stderr  # the premise
+    runs = []
+    real = R._nvcc_run
+    monkeypatch.setattr(R, "_nvcc_run", lambda cmd, *a, **k: runs.append(cmd[-1]) or real(cmd, *a, **k))
+    rep = ptxas_resources(src, "sm_90", use_cache=False)
+    assert not rep.ok and len(runs) == 2 and str(src) not in runs  # two device-only compiles
+    assert rep.reason.startswith(f"nvcc failed for sm_90: {src}:2: cudalint_test_not_installed.h: "
+                                 "No such file or directory (so the whole file was not compiled)")
+
+
+def test_a_missing_header_reached_through_another_header_still_compiles_the_whole_file(tmp_path):
+    # Inlined into the device code, a project header's "quoted" includes resolve elsewhere than
+    # in the whole file: only a header the source itself includes decides.
+    src = tmp_path / "a.cu"
+    src.write_text('#include "proj.h"\n__global__ void k() {}\n')
+    rep = R.PtxasReport(ok=False, reason="nvcc failed for sm_90: a.cu (device code):3:10: fatal error: "
+                                         "util.h: No such file or directory")
+    assert R._includes_missing_header(src, rep) is None
+    src.write_text('#include "proj.h"\n  #  include "util.h"\n__global__ void k() {}\n')
+    assert R._includes_missing_header(src, rep) == (2, "util.h")
