@@ -342,18 +342,21 @@ def find_races(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
                params: Optional[dict] = None, uniform: Optional[Callable] = None,
                dynamic_smem: Optional[int] = None, barrier_loops: Optional[set] = None,
                budget: int = STEP_BUDGET, blocks: Optional[list] = None,
-               global_check: bool = False) -> Simt:
+               global_check: bool = False, stop_on_overrun: bool = False) -> Simt:
     """Run ``kernel`` for block (0,0,0) of the launch shape (and the other ``blocks``, side by
     side) and return the interpreter (``.races`` maps statement pairs to :class:`Race`,
     ``.complete`` says whether the whole kernel was covered). With ``global_check``,
-    ``.glog`` holds the global-memory races (analyzer/global_races.py)."""
+    ``.glog`` holds the global-memory races (analyzer/global_races.py). With
+    ``stop_on_overrun``, the run stops at the first access outside a shared array: then only
+    ``.out_of_bounds`` (not empty) is an answer."""
     ts = ThreadSet(tuple(block), tuple(grid) if grid else None, list(blocks or [(0, 0, 0)]))
     sim = Simt(kernel, ts, params or {}, uniform, record=True, dynamic_smem=dynamic_smem,
                barrier_loops=barrier_loops, budget=budget)
     if global_check:
         sim.glog = GlobalLog(ts)
         sim.glog.by_data = data_selected(kernel)
+    sim.stop_on_overrun = stop_on_overrun
     sim.run()
-    if sim.glog is not None:
+    if sim.glog is not None and not sim.overran:
         sim.glog.finish()
     return sim
