@@ -201,7 +201,8 @@ def fit_block(launch: LaunchConfig, trial: Callable[[tuple], tuple[Any, list[str
     """The block the per-thread facts (barriers, races) run with: ``(block, trial result, note)``.
 
     ``trial(block)`` runs those facts for ``block`` and returns its result with the names of
-    the shared arrays it indexed past. ``launch.block`` is kept unless the block is the stated
+    the shared arrays it indexed past; ``trial(block, True)`` (a fallback block, whose result
+    is kept only if it stays inside the arrays) may stop at the first access past one. ``launch.block`` is kept unless the block is the stated
     default (``launch.source == "default"``) and overruns; then the largest of
     ``FALLBACK_BLOCKS`` that stays inside the arrays is taken and ``note`` says so. Only a run of
     every thread can tell an overrun, so the other facts (accesses, occupancy, CGMA) keep
@@ -212,7 +213,7 @@ def fit_block(launch: LaunchConfig, trial: Callable[[tuple], tuple[Any, list[str
         return tuple(launch.block), first, ""
     names = ", ".join(f"`{n}`" for n in over)
     for b in FALLBACK_BLOCKS:
-        res, o = trial(b)
+        res, o = trial(b, True)
         if not o:
             return b, res, (f"no launch found: assumed {b[0]} threads per block, since "
                             f"{launch.block[0]} would index past the end of shared {names}")

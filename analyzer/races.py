@@ -43,7 +43,7 @@ import numpy as np
 from . import ir, simt
 from .simt import STEP_BUDGET
 from .simt_log import Access, ThreadSet, sample_blocks  # noqa: F401 - sample_blocks: for callers
-from .simt_log import candidate_records, contested_groups, entries_by_record, entry_pairs
+from .simt_log import candidate_records, contested_groups, entries_by_record, entry_pair_chunks
 from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
 from .global_races import GlobalLog, data_selected, reread
 from .simt_values import _INT
@@ -187,41 +187,53 @@ class Simt(simt.Simt):
             return
         kw, tw, pw = per_rec[wi]
         ko, to, pov = per_rec[oi]
-        pairs = entry_pairs(kw, ko, MAX_PAIRS)
-        if pairs is None:
+        if ro.write and _one_store(rw, pw, ro, pov):
+            return  # every entry of both stores the same value (`flag = 1` by every thread)
+        pieces = entry_pair_chunks(kw, ko, MAX_PAIRS)
+        if pieces is None:
             return
-        wsel, osel = pairs
-        ta_all, tb_all = tw[wsel], to[osel]
-        valid = ta_all != tb_all
-        same = self.ts.warp[ta_all] == self.ts.warp[tb_all]
-        valid &= ~(same & (rw.wepoch[pw[wsel]] != ro.wepoch[pov[osel]]))
-        if not ro.write and rw.write and ro.stamp == rw.stamp and self._feeds(rw.node, ro.node):
-            # one execution of `s[a] = f(s[b])` by lanes of one warp: every lane's load feeds
-            # its own store, so the lanes that run it together load before any of them stores
-            valid &= ~same
-        if ro.write and rw.value is not None and ro.value is not None:
-            va, vb = rw.value[pw[wsel]], ro.value[pov[osel]]
-            with np.errstate(invalid="ignore"):
-                benign = (va == vb)
-            if va.dtype.kind != "f":
-                benign &= va != np.iinfo(_INT).min
-            valid &= ~benign
-        if ro.write and rw.tok is not None and ro.tok is not None:
-            # both store a value of the same provenance (the same global element, one warp
-            # reduction's result): the same bits, whichever lands last
-            ka, kb = rw.tok[pw[wsel]], ro.tok[pov[osel]]
-            valid &= ~((ka == kb) & (ka != 0))
-        if not ro.write and rw.write and valid.any():
-            # the reader stored that same value there itself, earlier: it reads it either way
-            valid &= ~reread(recs, oi, pov[osel], tb_all, rw, pw[wsel], "offs", cache)
-        if not valid.any():
-            return
-        cert = rw.certain[pw[wsel]] & ro.certain[pov[osel]]
-        score = np.where(valid, cert.astype(np.int32) * 2 + (~same).astype(np.int32), -1)
-        j = int(np.argmax(score))
-        nb = max(len(self.ts.blocks), 1)  # keys carry the block ordinal (see _check)
-        best = ((bool(cert[j]), not bool(same[j])), int(ta_all[j]), int(tb_all[j]),
-                int(kw[wsel[j]]) // nb * unit)
+        # The witness is the first entry pair of the best kind (certain, then across warps):
+        # the pairs are examined piece by piece, and once a piece holds a certain cross-warp
+        # pair (the best kind) the later ones cannot change the answer.
+        feeds = not ro.write and rw.write and ro.stamp == rw.stamp and self._feeds(rw.node, ro.node)
+        best, best_score = None, -1
+        for piece in pieces:
+            wsel, osel = piece()
+            ta_all, tb_all = tw[wsel], to[osel]
+            valid = ta_all != tb_all
+            same = self.ts.warp[ta_all] == self.ts.warp[tb_all]
+            valid &= ~(same & (rw.wepoch[pw[wsel]] != ro.wepoch[pov[osel]]))
+            if feeds:
+                # one execution of `s[a] = f(s[b])` by lanes of one warp: every lane's load feeds
+                # its own store, so the lanes that run it together load before any of them stores
+                valid &= ~same
+            if ro.write and rw.value is not None and ro.value is not None:
+                va, vb = rw.value[pw[wsel]], ro.value[pov[osel]]
+                with np.errstate(invalid="ignore"):
+                    benign = (va == vb)
+                if va.dtype.kind != "f":
+                    benign &= va != np.iinfo(_INT).min
+                valid &= ~benign
+            if ro.write and rw.tok is not None and ro.tok is not None:
+                # both store a value of the same provenance (the same global element, one warp
+                # reduction's result): the same bits, whichever lands last
+                ka, kb = rw.tok[pw[wsel]], ro.tok[pov[osel]]
+                valid &= ~((ka == kb) & (ka != 0))
+            if not ro.write and rw.write and valid.any():
+                # the reader stored that same value there itself, earlier: it reads it either way
+                valid &= ~reread(recs, oi, pov[osel], tb_all, rw, pw[wsel], "offs", cache)
+            if not valid.any():
+                continue
+            cert = rw.certain[pw[wsel]] & ro.certain[pov[osel]]
+            score = np.where(valid, cert.astype(np.int32) * 2 + (~same).astype(np.int32), -1)
+            j = int(np.argmax(score))
+            if int(score[j]) > best_score:
+                best_score = int(score[j])
+                nb = max(len(self.ts.blocks), 1)  # keys carry the block ordinal (see _check)
+                best = ((bool(cert[j]), not bool(same[j])), int(ta_all[j]), int(tb_all[j]),
+                        int(kw[wsel[j]]) // nb * unit)
+                if best_score == 3:
+                    break
         if best is None:
             return
         (certain, cross), ta, tb, byte_off = best
@@ -281,6 +293,27 @@ class Simt(simt.Simt):
         self.races[pk] = r
 
 
+def _one_store(rw: Access, pw: np.ndarray, ro: Access, pov: np.ndarray) -> bool:
+    """Whether every pair of the entries ``pw`` of store ``rw`` and ``pov`` of store ``ro``
+    is benign for :meth:`Simt._check_pair`, seen without pairing them: both store one known
+    value (the same), or both one provenance token (the same, non-zero)."""
+    if len(pw) == 0 or len(pov) == 0:
+        return False
+    if rw.value is not None and ro.value is not None:
+        va, vb = rw.value[pw], ro.value[pov]
+        a, b = va[:1], vb[:1]
+        with np.errstate(invalid="ignore"):
+            # (NaN, an unknown float, is never equal; INT64_MIN, an unknown integer, is excluded)
+            if bool(np.all(va == a)) and bool(np.all(vb == b)) and bool((a == b)[0]) and \
+                    (va.dtype.kind == "f" or bool(a[0] != np.iinfo(_INT).min)):
+                return True
+    if rw.tok is not None and ro.tok is not None:
+        ka, kb = rw.tok[pw], ro.tok[pov]
+        if ka[0] != 0 and bool(np.all(ka == ka[0])) and bool(np.all(kb == ka[0])):
+            return True
+    return False
+
+
 def assignment_values(fn: ir.Function) -> dict:
     """id(target of an assignment) -> ids of the expressions its value is computed from, over
     ``fn`` and the device functions it calls."""
@@ -309,18 +342,21 @@ def find_races(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
                params: Optional[dict] = None, uniform: Optional[Callable] = None,
                dynamic_smem: Optional[int] = None, barrier_loops: Optional[set] = None,
                budget: int = STEP_BUDGET, blocks: Optional[list] = None,
-               global_check: bool = False) -> Simt:
+               global_check: bool = False, stop_on_overrun: bool = False) -> Simt:
     """Run ``kernel`` for block (0,0,0) of the launch shape (and the other ``blocks``, side by
     side) and return the interpreter (``.races`` maps statement pairs to :class:`Race`,
     ``.complete`` says whether the whole kernel was covered). With ``global_check``,
-    ``.glog`` holds the global-memory races (analyzer/global_races.py)."""
+    ``.glog`` holds the global-memory races (analyzer/global_races.py). With
+    ``stop_on_overrun``, the run stops at the first access outside a shared array: then only
+    ``.out_of_bounds`` (not empty) is an answer."""
     ts = ThreadSet(tuple(block), tuple(grid) if grid else None, list(blocks or [(0, 0, 0)]))
     sim = Simt(kernel, ts, params or {}, uniform, record=True, dynamic_smem=dynamic_smem,
                barrier_loops=barrier_loops, budget=budget)
     if global_check:
         sim.glog = GlobalLog(ts)
         sim.glog.by_data = data_selected(kernel)
+    sim.stop_on_overrun = stop_on_overrun
     sim.run()
-    if sim.glog is not None:
+    if sim.glog is not None and not sim.overran:
         sim.glog.finish()
     return sim

@@ -49,7 +49,7 @@ import numpy as np
 from . import cint, constprop, ir, simt_facts
 from .simt_eval import SimtEval
 from .simt_log import BarrierEvent, BranchStats, ThreadSet, sample_blocks
-from .simt_values import _INT, BudgetExceeded, Mask, Ptr, V, _Ctx, _Frame
+from .simt_values import _INT, BudgetExceeded, Mask, Overrun, Ptr, V, _Ctx, _Frame, truth
 
 MAX_LOOP_ITERATIONS = 32
 UNKNOWN_LOOP_ITERATIONS = 3
@@ -96,6 +96,11 @@ class Simt(SimtEval):
         self._seq = 0
         self.dynamic_smem = dynamic_smem
         self.out_of_bounds: dict = {}  # shared variable -> thread-accesses outside it
+        #: stop the run at the first access outside a shared array (``out_of_bounds`` is then
+        #: not empty, and nothing else of the run is complete): for a trial whose only answer
+        #: is whether the block overruns (launch.fit_block)
+        self.stop_on_overrun = False
+        self.overran = False
         #: receives global-memory accesses, fences and grid barriers (analyzer/global_races.py)
         self.glog = None
         self.facts: list = []  # what threads learnt from branches on loaded values (simt_facts)
@@ -191,10 +196,21 @@ class Simt(SimtEval):
         except RecursionError:
             self.complete = False
             self.incomplete_reason = "expressions nested too deeply"
+        except Overrun:
+            self.complete = False
+            self.incomplete_reason = "stopped at the first access outside a shared array"
+            self.overran = True
         finally:
             np.seterr(**err)
-        self._flush_all()
+        if not self.overran:
+            self._flush_all()
         return self
+
+    def _overrun(self, var, count: int) -> None:
+        """``count`` thread-accesses of ``var`` fell outside it (see ``out_of_bounds``)."""
+        self.out_of_bounds[var] = self.out_of_bounds.get(var, 0) + count
+        if self.stop_on_overrun:
+            raise Overrun()
 
     def _param_value(self, p: ir.Variable):
         t = p.type
@@ -314,7 +330,7 @@ class Simt(SimtEval):
     def _if(self, s: ir.If, m: Mask, fr: _Frame) -> None:
         c, learnt = simt_facts.branch_cond(self, s.cond, m, fr)
         known = c.k
-        ct = c.v != 0
+        ct = truth(c)
         if self._known_for(known, m.may):
             if self.track_branches:
                 self._branch_stats(s, ct, m)
@@ -344,14 +360,14 @@ class Simt(SimtEval):
             if self._selects_one_thread(s.cond, fr, m):
                 self._solo_count += 1
                 self._solo = self._solo_count
-            f = simt_facts.push(self, learnt, mt.may & ~known, True)
+            f = simt_facts.push(self, learnt, mt.may & ~known, True) if learnt is not None else None
             try:
                 self.block(s.then, mt, fr)
             finally:
                 self._solo = solo
                 simt_facts.pop(self, f)
         if s.otherwise is not None and me.any():
-            f = simt_facts.push(self, learnt, me.may & ~known, False)
+            f = simt_facts.push(self, learnt, me.may & ~known, False) if learnt is not None else None
             try:
                 self.block(s.otherwise, me, fr)
             finally:
@@ -493,7 +509,7 @@ class Simt(SimtEval):
                 if (s.kind != "do" or it > 0) and s.cond is not None:
                     c = self.cond(s.cond, cur, fr)
                     known = c.k
-                    ct = c.v != 0
+                    ct = truth(c)
                     if self._known_for(known, cur.may):
                         cur = _narrow(cur, ct)
                     elif self.uniform(s.cond) and self._unknown_for(known, cur.may):

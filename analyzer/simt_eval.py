@@ -19,7 +19,7 @@ from . import cint, ir, simt_facts
 from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
 from .simt_log import Access
 from .simt_values import (_INT, OP_SALT, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
-                          _space_of, mix_tokens, token_part)
+                          _space_of, mix_tokens, token_part, truth)
 
 MAX_INLINE_DEPTH = 6
 
@@ -156,7 +156,8 @@ class SimtEval:
             return V((v.off.v != 0).astype(_INT) | 1, v.off.k.copy())  # non-null pointer
         if not isinstance(v, V) or v.k is self._unknown_k:
             return self.unknown()
-        return V((v.v != 0).astype(_INT), v.k)
+        # booleans, not 0/1 integers: a condition's value is read only through truth()
+        return V(v.v != 0, v.k)
 
     def ev(self, e: Optional[ir.Expr], m: Mask, fr: _Frame):
         if e is None:
@@ -398,7 +399,7 @@ class SimtEval:
         bad = m.may & idx.k & ((idx.v < 0) | (idx.v >= t.extent))
         if not bad.any():
             return off
-        self.out_of_bounds[base.var] = self.out_of_bounds.get(base.var, 0) + int(bad.sum())
+        self._overrun(base.var, int(bad.sum()))
         return V(off.v, off.k & ~bad)
 
     # ------------------------------------------------------------------ lvalues
@@ -513,7 +514,7 @@ class SimtEval:
             if bad.any():
                 # outside the array: another bug (or a wrong guess of the block shape);
                 # such accesses alias other data and are not paired
-                self.out_of_bounds[p.var] = self.out_of_bounds.get(p.var, 0) + int(bad.sum())
+                self._overrun(p.var, int(bad.sum()))
                 act = act & inb
                 if not act.any():
                     return
@@ -583,13 +584,13 @@ class SimtEval:
         op = e.op
         if op in ("&&", "||"):
             a = self.cond(e.lhs, m, fr)
-            at = a.v != 0
+            at = truth(a)
             if op == "&&":
                 sub = Mask(m.must & a.k & at, m.may & (~a.k | at))
             else:
                 sub = Mask(m.must & a.k & ~at, m.may & (~a.k | ~at))
             b = self.cond(e.rhs, sub, fr) if sub.any() else self.const(0)
-            bt = b.v != 0
+            bt = truth(b)
             if op == "&&":
                 v = at & bt
                 k = (a.k & ~at) | (a.k & b.k) | (b.k & ~bt)
@@ -745,7 +746,7 @@ class SimtEval:
 
     def _ternary(self, e: ir.Ternary, m: Mask, fr: _Frame):
         c = self.cond(e.cond, m, fr)
-        ct = c.v != 0
+        ct = truth(c)
         mt = Mask(m.must & c.k & ct, m.may & (~c.k | ct))
         me = Mask(m.must & c.k & ~ct, m.may & (~c.k | ~ct))
         a = self.ev(e.then, mt, fr) if mt.any() else None
@@ -949,7 +950,7 @@ class SimtEval:
             if not isinstance(val, V):
                 val = self.unknown()
             if res is None:
-                res = V(val.v.copy(), val.k & rm.must,
+                res = V(val.v, val.k & rm.must,  # (values are never changed in place)
                         np.where(rm.must, val.t, 0) if val.t is not None else None) \
                     if not rm.certain or not bool(np.all(rm.must[m.may])) else val
             elif isinstance(res, V):

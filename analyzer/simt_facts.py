@@ -51,7 +51,7 @@ def branch_cond(sim, cond: ir.Expr, m: Mask, fr) -> tuple[V, Optional[tuple]]:
         r = sim._ptr_arith(c.op, a, b) if a is not None and b is not None else sim.unknown()
         return V((r.v != 0).astype(np.int64), r.k.copy()), None
     r = sim._arith(c.op, a, b, c.type)
-    out = V((r.v != 0).astype(np.int64), r.k.copy())
+    out = V(r.v != 0, r.k)  # a condition's value: booleans (see SimtEval.cond)
     x, k = (a, b) if const_side == 1 else (b, a)
     if x.t is None or not bool(np.all(k.k)) or k.v.size == 0:
         return out, None

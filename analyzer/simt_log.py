@@ -255,3 +255,61 @@ def entry_pairs(kw, ko, max_pairs: int):
     first = np.repeat(np.cumsum(cnt) - cnt, cnt)
     osel = order[np.repeat(lo, cnt) + (np.arange(total) - first)]
     return wsel, osel
+
+
+#: Pairs of entries the first chunk of :func:`entry_pair_chunks` holds; later chunks double, up
+#: to ``PAIR_CHUNK_MAX``.
+PAIR_CHUNK = 4096
+PAIR_CHUNK_MAX = 1 << 16
+
+
+def entry_pair_chunks(kw, ko, max_pairs: int, first: int = PAIR_CHUNK, most: int = PAIR_CHUNK_MAX):
+    """The pairs of :func:`entry_pairs` (the same ones, in the same order), in consecutive
+    pieces: a list of ``(wsel, osel)`` producers, each covering the pairs of a run of ``kw``
+    entries (a piece holds at least one entry; pieces grow from ``first`` pairs to ``most``).
+    None when no element is shared. A caller that wants the first pair of the best kind can
+    stop once it holds one of the best possible kind, without joining the rest."""
+    import numpy as np
+
+    order = np.argsort(ko, kind="stable")
+    ko_s = ko[order]
+    lo = np.searchsorted(ko_s, kw, "left")
+    hi = np.searchsorted(ko_s, kw, "right")
+    cnt = hi - lo
+    if not cnt.any():
+        return None
+    csum = np.cumsum(cnt)
+    if csum[-1] > max_pairs:
+        keep = csum <= max_pairs
+        keep[np.argmax(cnt > 0)] = True
+        cnt = np.where(keep, cnt, 0)
+        csum = np.cumsum(cnt)
+    total = int(csum[-1])
+    n = len(kw)
+    if total <= first:
+        return [lambda: _pairs_of(order, lo, cnt, 0, n)]
+
+    def pieces():
+        a, size = 0, first
+        while a < n:
+            base = int(csum[a - 1]) if a else 0
+            if base >= total:
+                return
+            b = max(int(np.searchsorted(csum, base + size, "right")), a + 1)
+            if int(csum[b - 1]) > base:  # (not a run of entries that meet nothing)
+                yield (lambda a=a, b=b: _pairs_of(order, lo, cnt, a, b))
+            a, size = b, min(size * 2, most)
+    return pieces()
+
+
+def _pairs_of(order, lo, cnt, a: int, b: int):
+    """(wsel, osel) of the pairs of ``kw`` entries ``a`` to ``b`` (see :func:`entry_pairs`)."""
+    import numpy as np
+
+    c = cnt[a:b]
+    cs = np.cumsum(c)
+    total = int(cs[-1])
+    wsel = np.repeat(np.arange(a, b), c)
+    first = np.repeat(cs - c, c)
+    osel = order[np.repeat(lo[a:b], c) + (np.arange(total) - first)]
+    return wsel, osel

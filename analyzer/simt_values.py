@@ -18,6 +18,17 @@ class BudgetExceeded(Exception):
     """The run spent its statement budget (``Simt.budget``)."""
 
 
+def truth(c: "V") -> np.ndarray:
+    """Per thread, whether condition value ``c`` is true (where it is known): a condition's
+    value (``SimtEval.cond``) holds it already as booleans."""
+    v = c.v
+    return v if v.dtype == np.bool_ else v != 0
+
+
+class Overrun(Exception):
+    """A run asked to stop at the first access outside a shared array met one."""
+
+
 class V:
     """One number per thread; ``k`` says which entries are known. ``t`` (optional) is a
     provenance token per thread: two threads whose tokens are equal and non-zero hold the same

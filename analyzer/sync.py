@@ -56,13 +56,14 @@ class KernelSync:
         # the same blocks with or without the global check: CL602/CL603 see the same run
         blocks, self.global_note = global_blocks(self.global_grid, self.global_comps)
 
-        def run(block: tuple, extra: Optional[dict] = None, more: Optional[list] = None):
+        def run(block: tuple, extra: Optional[dict] = None, more: Optional[list] = None,
+                stop_on_overrun: bool = False):
             return find_races(self.kernel, block, self.global_grid, {**self.params, **(extra or {})},
                               _uniform_fn(self.uni), lc.dynamic_smem, loops, blocks=blocks + (more or []),
-                              global_check=self.global_check)
+                              global_check=self.global_check, stop_on_overrun=stop_on_overrun)
 
-        def trial(block: tuple):
-            s = run(block)
+        def trial(block: tuple, only_fit: bool = False):
+            s = run(block, stop_on_overrun=only_fit)
             return s, [v.name for v in s.out_of_bounds]
 
         block, sim, self.block_note = fit_block(lc, trial)
