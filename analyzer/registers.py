@@ -120,6 +120,9 @@ class PtxasReport:
     mode: str = ""  # "device code only" | "whole file": what the compiler was given
     host_error: Optional[str] = None  # why the whole file did not compile, when it was tried
     batch: list[str] = field(default_factory=list)  # the other files compiled in the same nvcc call
+    # A failure caused by a header nvcc could not find: {"header": name, "dirs": where nvcc
+    # looked}. Such a failure is cached until the header appears in one of those directories.
+    missing: Optional[dict] = None
 
     @property
     def kernels(self) -> dict[str, KernelResources]:
@@ -148,7 +151,7 @@ class PtxasReport:
             "nvcc_version": self.nvcc_version, "command": list(self.command),
             "functions": {k: v.to_json() for k, v in self.functions.items()},
             "gmem_bytes": self.gmem_bytes, "log": self.log, "mode": self.mode, "host_error": self.host_error,
-            "batch": list(self.batch),
+            "batch": list(self.batch), "missing": self.missing,
         }
 
     @classmethod
@@ -158,7 +161,7 @@ class PtxasReport:
             nvcc_version=d.get("nvcc_version"), command=list(d.get("command") or []),
             functions={k: KernelResources.from_json(v) for k, v in (d.get("functions") or {}).items()},
             gmem_bytes=d.get("gmem_bytes"), log=d.get("log", ""), mode=d.get("mode", ""), host_error=d.get("host_error"),
-            batch=list(d.get("batch") or []))
+            batch=list(d.get("batch") or []), missing=d.get("missing"))
 
 
 # --------------------------------------------------------------------------- tools
@@ -664,6 +667,9 @@ class NvccPlan:
                 first.reason = (f"nvcc failed for {sm}: {src}:{line[0]}: {line[1]}: No such file or "
                                 f"directory (so the whole file was not compiled); the device code "
                                 f"alone: {first.reason}")
+                dirs = _header_search_dirs(tool, [str(src.parent)] + list(self.inc))
+                if dirs:
+                    first.missing = {"header": line[1], "dirs": dirs}
                 return first
         whole = _nvcc_run(cmd + [str(src)], sm, tool, version, timeout)
         if whole.ok or dc is None:
@@ -735,8 +741,47 @@ def _read_cached(cfile: Path) -> Optional[PtxasReport]:
         rep = PtxasReport.from_json(json.loads(cfile.read_text(encoding="utf-8")))
     except Exception:
         return None
+    if not rep.ok and _header_found_since(rep.missing):
+        return None  # the header is installed now: compile again
     rep.cached = True
     return rep
+
+
+def _header_found_since(missing: Optional[dict]) -> bool:
+    """Whether the header a cached failure missed exists now where nvcc looked (or the record
+    cannot say: then it is treated as found, and the file compiled again)."""
+    try:
+        header, dirs = missing["header"], missing["dirs"]
+        return any(os.path.exists(os.path.join(d, header)) for d in dirs)
+    except (TypeError, KeyError):
+        return True
+
+
+@lru_cache(maxsize=8)
+def _compiler_search_dirs(tool: str) -> tuple[str, ...]:
+    """The directories nvcc adds for ``#include``: the toolkit's (``nvcc --dryrun``: INCLUDES,
+    SYSTEM_INCLUDES) and then the host compiler's own (``gcc -xc++ -E -v``); empty when either
+    cannot be read."""
+    rc, out, err = _run([tool, "--dryrun", "-cubin", "-x", "cu", os.devnull, "-o", os.devnull], 30)
+    dirs = [m.group(1) for m in re.finditer(r'(?:-I|-isystem" ")"?([^"\s]+)', out + err)
+            if m.group(1) and os.path.isabs(m.group(1))]
+    host = shutil.which("gcc") or shutil.which("c++")
+    if rc != 0 or not dirs or not host:
+        return ()
+    rc, out, err = _run([host, "-xc++", "-E", "-v", os.devnull], 30)
+    text = out + err
+    start, end = text.find("#include <...> search starts here:"), text.find("End of search list.")
+    if rc != 0 or start < 0 or end < start:
+        return ()
+    dirs += [ln.strip() for ln in text[start:end].splitlines()[1:] if ln.strip()]
+    return tuple(dict.fromkeys(os.path.normpath(d) for d in dirs))
+
+
+def _header_search_dirs(tool: str, own: list[str]) -> list[str]:
+    """Every directory nvcc searches for a header of a file compiled with ``own`` (the file's
+    directory and its -I directories) first; [] when the compiler's own are unknown."""
+    base = _compiler_search_dirs(tool)
+    return list(dict.fromkeys([os.path.abspath(d) for d in own] + list(base))) if base else []
 
 
 class _compile_lock:
@@ -773,8 +818,9 @@ class _compile_lock:
 
 
 def _store(cfile: Path, rep: PtxasReport) -> None:
-    if rep.ok:
-        # failures are not cached: they may come from the environment (a missing tool, /tmp)
+    if rep.ok or rep.missing:
+        # other failures are not cached: they may come from the environment (a missing tool,
+        # /tmp); a missing header is cached with where nvcc looked (see _read_cached)
         try:
             cfile.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=str(cfile.parent), suffix=".tmp")

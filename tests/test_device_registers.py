@@ -366,3 +366,24 @@ def test_a_missing_header_reached_through_another_header_still_compiles_the_whol
     assert R._includes_missing_header(src, rep) is None
     src.write_text('#include "proj.h"\n  #  include "util.h"\n__global__ void k() {}\n')
     assert R._includes_missing_header(src, rep) == (2, "util.h")
+
+
+@needs_nvcc
+def test_a_failure_for_a_missing_header_is_cached_until_the_header_appears(tmp_path, monkeypatch):
+    monkeypatch.setenv("CUDALINT_PTXAS_BACKEND", "nvcc")
+    src = tmp_path / "lib.cu"
+    src.write_text(MISSING_LIB)
+    runs = []
+    real = R._nvcc_run
+    monkeypatch.setattr(R, "_nvcc_run", lambda cmd, *a, **k: runs.append(cmd[-1]) or real(cmd, *a, **k))
+    first = ptxas_resources(src, "sm_90")
+    assert not first.ok and len(runs) == 2
+    assert first.missing["header"] == "cudalint_test_not_installed.h"
+    assert str(tmp_path) in first.missing["dirs"] and "/usr/include" in first.missing["dirs"]
+    again = ptxas_resources(src, "sm_90")
+    assert not again.ok and again.cached and len(runs) == 2 and again.reason == first.reason  # no compile
+    # the header is installed (in the file's own directory, where nvcc looks first)
+    (tmp_path / "cudalint_test_not_installed.h").write_text(
+        "__device__ inline float lib_scale(float x) { return 3.0f * x; }\n")
+    now = ptxas_resources(src, "sm_90")
+    assert now.ok and not now.cached and len(runs) == 3 and now.find("k") is not None
