@@ -667,10 +667,7 @@ class NvccPlan:
                 first.reason = (f"nvcc failed for {sm}: {src}:{line[0]}: {line[1]}: No such file or "
                                 f"directory (so the whole file was not compiled); the device code "
                                 f"alone: {first.reason}")
-                dirs = _header_search_dirs(tool, [str(src.parent)] + list(self.inc))
-                if dirs:
-                    first.missing = {"header": line[1], "dirs": dirs}
-                return first
+                return self._missing(first, line[1])
         whole = _nvcc_run(cmd + [str(src)], sm, tool, version, timeout)
         if whole.ok or dc is None:
             if not whole.ok and first is not None:
@@ -681,8 +678,17 @@ class NvccPlan:
             if first.ok:
                 first.host_error = whole.reason
                 return first
+        line = _includes_missing_header(src, first)
         first.reason = f"{whole.reason}; the device code alone: {first.reason}"
-        return first
+        return self._missing(first, line[1]) if line else first
+
+    def _missing(self, rep: PtxasReport, header: str) -> PtxasReport:
+        """``rep``, a failure on ``header``, marked so that it is cached until the header
+        exists where nvcc looks for it (``_read_cached``)."""
+        dirs = _header_search_dirs(self.tool, [str(self.src.parent)] + list(self.inc))
+        if dirs:
+            rep.missing = {"header": header, "dirs": dirs}
+        return rep
 
 
 def _device_code(src: Path, inc: list[str], insts: Sequence[str] = ()):
