@@ -202,9 +202,11 @@ def _local_address(offset: sp.Expr, syms: S.Symbols, block: tuple) -> sp.Expr:
 
 
 def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Target | str" = DEFAULT_ARCH,
-                     params: Optional[dict] = None) -> AccessTable:
+                     params: Optional[dict] = None, requests: bool = True) -> AccessTable:
     """Collect and cost every memory access of ``kernel`` for ``launch`` (a LaunchConfig) on
-    ``target`` (the pipeline passes its Target; an arch spelling is accepted for scripts)."""
+    ``target`` (the pipeline passes its Target; an arch spelling is accepted for scripts).
+    Without ``requests`` the accesses' request counts (``requests``, ``weight``) are left
+    unknown: only the predicted counters read them."""
     target = load_target(target)
     walker = S.Walker(kernel, _space_of_factory(variables)).run()
     syms = walker.syms
@@ -224,7 +226,7 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
     table = AccessTable(out, hazards, kernel.display_name, ev, target)
     table.notes = list(walker.notes)
     from .requests import annotate
-    annotate(table, launch)
+    annotate(table, launch, counts=requests)
     return table
 
 

@@ -45,7 +45,7 @@ ALL_FACTS = ("accesses", "resources", "occupancy", "predicted_counters", "cgma",
 # What each fact is computed from, besides IR, launch and target.
 _DEPENDS = {"occupancy": {"resources"}, "roofline": {"cgma"},
             "cgma": {"accesses"},  # CL502 reads the accesses' symbolic addresses
-            "predicted_counters": {"accesses", "resources", "occupancy"}}
+            "predicted_counters": {"accesses", "requests", "resources", "occupancy"}}
 # Facts each rule family reads (code prefix -> fact names). CL1xx reads the variables, which
 # the ptxas report corrects (local arrays kept in registers), hence ``resources``.
 _RULE_FACTS = {
@@ -55,8 +55,11 @@ _RULE_FACTS = {
     # the global-memory race check, a part of ``sync`` with runs of its own (global_races.py)
     "CL606": {"sync", "global_races"}, "CL607": {"sync", "global_races"},
 }
-# Parts of a fact that only some rules of its family read (see CL606/CL607 above).
-FACT_PARTS = ("global_races",)
+# Parts of a fact that only some of its readers need: the global-memory race check (CL606/CL607
+# above), and the request counts of the accesses (``requests`` and ``weight``: how many
+# warp-level requests each issues for the launch), which the predicted counters read (explain,
+# validate, the editor) and no rule does.
+FACT_PARTS = ("global_races", "requests")
 
 
 def needed_facts(rule_codes=None) -> frozenset:
@@ -252,7 +255,7 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchCo
     kf = KernelFacts(kernel, launch, variables)
     has_body = kernel.body is not None
     if "accesses" in needs and has_body:
-        kf.accesses = _accesses(kf, target, params)
+        kf.accesses = _accesses(kf, target, params, "requests" in needs)
         annotate_textures(kf.accesses, kernel, tu)  # backing memory and filter mode (host code)
     if "resources" in needs:
         kf.resources = kernel_resources(kernel, variables, tu, target, opts)
@@ -271,9 +274,9 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchCo
     return kf
 
 
-def _accesses(kf: KernelFacts, target: Target, params: dict) -> AccessTable:
+def _accesses(kf: KernelFacts, target: Target, params: dict, requests: bool = True) -> AccessTable:
     try:
-        return analyze_accesses(kf.function, kf.launch, kf.variables, target, params)
+        return analyze_accesses(kf.function, kf.launch, kf.variables, target, params, requests=requests)
     except RecursionError:
         return AccessTable([], kernel=kf.name, error="expression too deep to analyse")
     except Exception as exc:  # a bug here must not take the file's other facts down with it

@@ -478,9 +478,12 @@ class RequestCounter:
 
 # --------------------------------------------------------------------------- table
 
-def annotate(table, launch) -> None:
+def annotate(table, launch, counts: bool = True) -> None:
     """Set ``issued``, ``requests``, ``weight`` (requests per block, for kernel averages) and
-    the reason on every access of ``table`` (an AccessTable)."""
+    the reason on every access of ``table`` (an AccessTable). Without ``counts``, ``requests``
+    and ``weight`` of issued accesses stay unknown (no rule reads them; counting is most of
+    this model's cost); what rules do read is set either way: ``issued``, the reason, and
+    the sectors of a warp whose lanes leave a loop at different iterations."""
     ev = getattr(table, "evaluator", None)
     accs = [a for a in table.accesses if a.event is not None]
     events = [a.event for a in accs]
@@ -517,6 +520,8 @@ def annotate(table, launch) -> None:
                                      f"{sec:.3g} sectors per request on average instead of "
                                      f"{a.sectors_per_request:g} with every lane active")
                 a.sectors_per_request = sec
+        if not counts:
+            continue
         req, per_block, notes = counter.count(e, levels)
         a.requests = None if req is None else round(req)
         a.weight = per_block

@@ -12,7 +12,9 @@ COLUMN = FIX / "coalescing" / "column.cu"
 
 
 def test_needed_facts_follow_the_rule_families():
-    assert needed_facts(None) == frozenset(ALL_FACTS) | {"global_races"}
+    assert needed_facts(None) == frozenset(ALL_FACTS) | {"global_races", "requests"}
+    # the request counts of the accesses: only the predicted counters read them
+    assert needed_facts(["CL201", "CL301", "CL501"]) & {"requests", "predicted_counters"} == set()
     assert needed_facts(["CL201", "CL202"]) == {"accesses"}
     assert needed_facts(["CL401"]) == {"resources", "occupancy"}
     assert needed_facts(["CL501"]) == {"cgma", "roofline", "accesses"}  # CL502 reads the access addresses
@@ -34,7 +36,16 @@ def test_a_run_restricted_to_coalescing_computes_only_the_access_facts():
     full = analyze_file(str(COLUMN), AnalysisOptions(use_ptxas=False))
     (kf,) = [k for k in full.kernels if not k.skipped]
     assert all(getattr(kf, f) is not None for f in ALL_FACTS)
-    assert [a.to_json() for a in k.accesses] == [a.to_json() for a in kf.accesses]
+    # the same accesses and figures, but no request counts (no rule reads them)
+    def without_counts(a):
+        return {key: v for key, v in a.to_json().items() if key != "requests"}
+
+    assert [without_counts(a) for a in k.accesses] == [without_counts(a) for a in kf.accesses]
+    assert all(a.weight is None for a in k.accesses)
+    assert [a.weight for a in kf.accesses] == [8.0, 8.0]  # 256 threads: 8 warps, one request each
+    counted = analyze_file(str(COLUMN), AnalysisOptions(use_ptxas=False, facts=needed_facts(["CL201"]) | {"requests"}))
+    (kc,) = [k for k in counted.kernels if not k.skipped]
+    assert [a.to_json() for a in kc.accesses] == [a.to_json() for a in kf.accesses]
 
 
 def test_selected_rules_give_the_same_findings_with_fewer_facts():
