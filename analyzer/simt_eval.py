@@ -18,7 +18,7 @@ import numpy as np
 from . import cint, ir, simt_facts
 from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
 from .simt_log import Access
-from .simt_values import (_INT, OP_SALT, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
+from .simt_values import (_INT, OP_SALT, LazyTokens, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
                           _space_of, mix_tokens, token_part, truth)
 
 MAX_INLINE_DEPTH = 6
@@ -293,8 +293,9 @@ class SimtEval:
             part = self._base_parts.get(base)
             if part is None:
                 part = self._base_parts[base] = token_part(self.const(base), self._known)
-            out.t = mix_tokens(self.epoch, p.off, force=True, known=self._known, fixed=(self._blk, part))
-            return out
+            # (computed when read: most shared loads feed float arithmetic, which reads none)
+            return LazyTokens(out.v, out.k, ((self.epoch, p.off),
+                                             dict(force=True, known=self._known, fixed=(self._blk, part))))
         out.t = np.where(p.off.k, base + (p.off.v & ((1 << 40) - 1)) + 1, 0).astype(_INT)
         if p.off.t is not None:  # an index not known but equal between threads: equal values
             mixed = mix_tokens(base >> 40, p.off, known=self._known)
@@ -628,7 +629,7 @@ class SimtEval:
         r = self._arith_values(op, a, b, t)
         # provenance through integer arithmetic (indices, values compared for equality); a
         # run that records nothing needs none, and a float result is not an index
-        if self.record and (a.t is not None or b.t is not None) and not r.is_float \
+        if self.record and not r.is_float and (a.t is not None or b.t is not None) \
                 and not r.k.all():
             if (a.k is self._unknown_k and a.t is None) or (b.k is self._unknown_k and b.t is None):
                 r.t = self._zeros  # an input with neither value nor token: no token (as mix_tokens)
