@@ -505,35 +505,56 @@ class SimtEval:
         size = loc.size or (loc.elem.size if loc.elem is not None else None)
         if not size:
             return
-        act = m.may & p.off.k
-        if not act.any():
+        off = p.off
+        # every thread, at an address known for each (the common case: the shared arrays of a
+        # full mask and of a known index): no selections, the entries are the arrays themselves
+        full = off.k is self._known and (m.may is self._known or m.may.all())
+        act = m.may if off.k is self._known else m.may & off.k
+        if not full and not act.any():
             return
         total = p.var.type.size if p.var.storage == "shared" else None
-        if total:
-            inb = (p.off.v >= 0) & (p.off.v + size <= total)
+        if total and not (off.v.min() >= 0 and off.v.max() + size <= total):
+            inb = (off.v >= 0) & (off.v + size <= total)
             bad = act & ~inb
             if bad.any():
                 # outside the array: another bug (or a wrong guess of the block shape);
                 # such accesses alias other data and are not paired
                 self._overrun(p.var, int(bad.sum()))
                 act = act & inb
+                full = False
                 if not act.any():
                     return
-        idx = np.flatnonzero(act)
+        if full:
+            self._record(loc, write, m, value, atomic, size, None)
+            return
+        self._record(loc, write, m, value, atomic, size, np.flatnonzero(act))
+
+    def _record(self, loc: MemLoc, write: bool, m: Mask, value: Optional[V], atomic: bool,
+                size: int, idx: Optional[np.ndarray]) -> None:
+        """Log the access of ``loc`` by threads ``idx`` (None: every thread)."""
+        p = loc.ptr
         key = "extern" if p.var.storage == "extern_shared" else p.var
         val = None
+        if idx is None:  # every thread: the entries are the arrays (never changed in place)
+            sel = slice(None)
+            idx, offs, must, wep = self._idx_all, p.off.v, m.must, self.wepoch.copy()
+            if offs.dtype != _INT:
+                offs = offs.astype(_INT)
+        else:
+            sel = idx
+            offs, must, wep = p.off.v[idx].astype(_INT, copy=False), m.must[idx], self.wepoch[idx]
         if write and value is not None and not value.is_float:
-            val = np.where(value.k[idx], value.v[idx], np.iinfo(_INT).min)
+            val = np.where(value.k[sel], value.v[sel], np.iinfo(_INT).min)
         elif write and value is not None:
-            val = np.where(value.k[idx], value.v[idx], np.nan)
+            val = np.where(value.k[sel], value.v[sel], np.nan)
         node = loc.node
         if id(node) not in self.order:
             self.order[id(node)] = self._seq
             self._seq += 1
-        # (indexing with ``idx`` copies already)
-        tok = value.t[idx] if write and value is not None and value.t is not None else None
-        rec = Access(node, p.var, key, write, atomic, idx, p.off.v[idx].astype(_INT, copy=False), int(size),
-                     m.must[idx], self.wepoch[idx],
+        tok = None
+        if write and value is not None and value.t is not None:
+            tok = value.t[idx] if sel is idx else value.t.copy()
+        rec = Access(node, p.var, key, write, atomic, idx, offs, int(size), must, wep,
                      tuple((r[0], r[1], r[2]) for r in self.iter_stack), tuple(self.tags), val,
                      p.volatile or bool(loc.elem is not None and loc.elem.is_volatile), tok, self._solo,
                      p.space, self.steps)
