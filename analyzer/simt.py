@@ -117,6 +117,9 @@ class Simt(SimtEval):
         self._consts: dict = {}  # (kind, value) -> read-only array of it (see const)
         self._known = _read_only(np.ones(self.n, dtype=bool))  # the ``k`` of every constant
         self._idx_all = _read_only(np.arange(self.n))  # the threads of an access by every thread
+        self._zero_v = self.const(0).v  # the entries of the constant 0 (an array's start offset)
+        self._array_starts: dict = {}  # array variable -> the pointer to its start (_varref)
+        self._u32_of: dict = {}  # id(type) -> (type, 32-bit unsigned?) (see _u32)
         self._blk = None  # token_part of each thread's block ordinal (see _loaded)
         self._base_parts: dict = {}  # an object's base -> its token_part (see _loaded)
 

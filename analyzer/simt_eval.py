@@ -43,6 +43,17 @@ _REDUCE_SYNC = {"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
                 "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
 
 
+def _declared_extent(base_expr: ir.Expr) -> Optional[int]:
+    """The extent of the array an index expression's base is (``t[ty]`` of ``t[16][16]``:
+    16), None when it is not an array of known extent."""
+    while isinstance(base_expr, ir.Cast) and base_expr.implicit:
+        base_expr = base_expr.operand
+    t = getattr(base_expr, "type", None)
+    if t is None or t.kind != "array" or not t.extent:
+        return None
+    return t.extent
+
+
 def _reduction_group(e: ir.Call) -> int:
     """Threads per group that all receive the result of this reduction call (0: not one)."""
     name = e.callee
@@ -196,8 +207,13 @@ class SimtEval:
         if v.type.kind == "array" and isinstance(fr.env.get(v), Ptr):
             return fr.env[v]  # an array parameter (`int xrefs[16]`): what the caller passed
         if v.type.kind == "array":
-            return Ptr(v, _space_of(v), self.const(0), v.type.element or ir.UNKNOWN_TYPE,
-                       v.type.is_volatile or bool(v.type.element and v.type.element.is_volatile))
+            # the array's start, the same pointer every time (pointers are never changed)
+            p = self._array_starts.get(v)
+            if p is None:
+                p = self._array_starts[v] = Ptr(
+                    v, _space_of(v), self.const(0), v.type.element or ir.UNKNOWN_TYPE,
+                    v.type.is_volatile or bool(v.type.element and v.type.element.is_volatile))
+            return p
         if v.storage in ("shared", "extern_shared"):
             loc = MemLoc(Ptr(v, "shared", self.const(0), v.type, v.type.is_volatile), e, v.type.size, v.type)
             self.access(loc, False, m)
@@ -392,12 +408,12 @@ class SimtEval:
         paired as a race (the flat whole-array check alone misses these)."""
         if base.var is None or base.var.storage not in ("shared", "extern_shared"):
             return off
-        while isinstance(base_expr, ir.Cast) and base_expr.implicit:
-            base_expr = base_expr.operand
-        t = getattr(base_expr, "type", None)
-        if t is None or t.kind != "array" or not t.extent:
+        extent = self._static(_declared_extent, base_expr)
+        if not extent:
             return off
-        bad = m.may & idx.k & ((idx.v < 0) | (idx.v >= t.extent))
+        if idx.v.min() >= 0 and idx.v.max() < extent:  # (every entry inside: none leaves)
+            return off
+        bad = m.may & idx.k & ((idx.v < 0) | (idx.v >= extent))
         if not bad.any():
             return off
         self._overrun(base.var, int(bad.sum()))
@@ -438,7 +454,12 @@ class SimtEval:
             if esz is None:
                 off = self.unknown()
             else:
-                off = self._arith("+", base.off, self._arith("*", idx, self.const(esz)))
+                d = self._arith("*", idx, self.const(esz))
+                if base.off.v is self._zero_v and base.off.k is self._known and d.t is None and \
+                        d.v.dtype == _INT and d.k is not self._unknown_k:
+                    off = V(d.v, d.k)  # the start of an array: 0 + d is d
+                else:
+                    off = self._arith("+", base.off, d)
                 off = self._dimension_bounds(e.base, base, idx, off, m)
             return MemLoc(Ptr(base.var, base.space, off, base.elem, base.volatile), e, esz, base.elem)
         if isinstance(e, ir.UnaryOp) and e.op == "*":
@@ -700,7 +721,7 @@ class SimtEval:
                 r = {"&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor}[op](av, bv)
         else:
             return V(np.zeros(self.n, dtype=_INT), self.none.copy())
-        if not fl and t is not None and cint.is_unsigned32(t) and op in ("+", "-", "*", "<<", "~"):
+        if not fl and t is not None and self._u32(t) and op in ("+", "-", "*", "<<", "~"):
             r = cint.wrap_u32(r)
         if not fl:
             r = r.astype(_INT, copy=False)
@@ -710,6 +731,13 @@ class SimtEval:
                 k = k & ~bad
                 r = np.where(bad, 0.0, r)
         return V(r, k)
+
+    def _u32(self, t: ir.CType) -> bool:
+        """:func:`.cint.is_unsigned32`, once per type object in a run."""
+        hit = self._u32_of.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = self._u32_of[id(t)] = (t, cint.is_unsigned32(t))
+        return hit[1]
 
     def _convert(self, v: V, t: ir.CType) -> V:
         # a conversion of equal values gives equal values: provenance tokens are kept
@@ -726,7 +754,7 @@ class SimtEval:
                 fin = np.isfinite(v.v) & (np.abs(v.v) < 9e18)
                 r = np.trunc(np.where(fin, v.v, 0.0)).astype(_INT)
             v = V(r, v.k & fin, v.t)
-        if cint.is_unsigned32(t):
+        if self._u32(t):
             return V(cint.wrap_u32(v.v), v.k, v.t)
         if t.kind == "scalar" and t.size == 1 and "bool" in t.spelling:
             return V((v.v != 0).astype(_INT), v.k, v.t)
