@@ -116,6 +116,10 @@ class Simt(SimtEval):
         self._memo: dict = {}  # (function, id(node)) -> (node, result): see _static
         self._consts: dict = {}  # (kind, value) -> read-only array of it (see const)
         self._known = _read_only(np.ones(self.n, dtype=bool))  # the ``k`` of every constant
+        self._idx_all = _read_only(np.arange(self.n))  # the threads of an access by every thread
+        self._zero_v = self.const(0).v  # the entries of the constant 0 (an array's start offset)
+        self._array_starts: dict = {}  # array variable -> the pointer to its start (_varref)
+        self._u32_of: dict = {}  # id(type) -> (type, 32-bit unsigned?) (see _u32)
         self._blk = None  # token_part of each thread's block ordinal (see _loaded)
         self._base_parts: dict = {}  # an object's base -> its token_part (see _loaded)
 
@@ -501,8 +505,9 @@ class Simt(SimtEval):
         try:
             while True:
                 self._tick()
-                ctx.cont_must[:] = False
-                ctx.cont_may[:] = False
+                if fr.exits:  # (else nobody has continued: the masks are all False already)
+                    ctx.cont_must[:] = False
+                    ctx.cont_may[:] = False
                 cur = self.eff(lm, fr)
                 if not cur.any():
                     break
@@ -529,6 +534,13 @@ class Simt(SimtEval):
                 lm = cur
                 rec[1] = it
                 self.block(s.body, cur, fr)
+                if not fr.exits:
+                    # nobody returned, broke or continued (all those masks are False): every
+                    # thread of the iteration runs the step, and the loop's mask stays as it is
+                    if s.step is not None and lm.any():
+                        self.ev(s.step, lm, fr)
+                    it += 1
+                    continue
                 # threads that finished the body or continued run the step
                 after = Mask(lm.must & ~(fr.ret_may | ctx.brk_may), lm.may & ~(fr.ret_must | ctx.brk_must))
                 for c2 in fr.ctxs[:-1]:
@@ -660,7 +672,10 @@ class Simt(SimtEval):
 
 def _narrow(m: Mask, sel: np.ndarray) -> Mask:
     """``m`` restricted to the threads ``sel`` holds for; a certain mask (one array for must
-    and may) stays one array."""
+    and may) stays one array, and ``m`` itself when ``sel`` holds for every thread (a loop's
+    ``k < 16`` while it runs: the shared arrays of a full mask stay recognisable)."""
+    if sel.all():
+        return m
     if m.must is m.may:
         x = m.must & sel
         return Mask(x, x)

@@ -18,7 +18,7 @@ import numpy as np
 from . import cint, ir, simt_facts
 from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
 from .simt_log import Access
-from .simt_values import (_INT, OP_SALT, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
+from .simt_values import (_INT, OP_SALT, LazyTokens, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
                           _space_of, mix_tokens, token_part, truth)
 
 MAX_INLINE_DEPTH = 6
@@ -41,6 +41,17 @@ _COMPARE = {"<": np.less, ">": np.greater, "<=": np.less_equal, ">=": np.greater
 
 _REDUCE_SYNC = {"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
                 "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
+
+
+def _declared_extent(base_expr: ir.Expr) -> Optional[int]:
+    """The extent of the array an index expression's base is (``t[ty]`` of ``t[16][16]``:
+    16), None when it is not an array of known extent."""
+    while isinstance(base_expr, ir.Cast) and base_expr.implicit:
+        base_expr = base_expr.operand
+    t = getattr(base_expr, "type", None)
+    if t is None or t.kind != "array" or not t.extent:
+        return None
+    return t.extent
 
 
 def _reduction_group(e: ir.Call) -> int:
@@ -196,8 +207,13 @@ class SimtEval:
         if v.type.kind == "array" and isinstance(fr.env.get(v), Ptr):
             return fr.env[v]  # an array parameter (`int xrefs[16]`): what the caller passed
         if v.type.kind == "array":
-            return Ptr(v, _space_of(v), self.const(0), v.type.element or ir.UNKNOWN_TYPE,
-                       v.type.is_volatile or bool(v.type.element and v.type.element.is_volatile))
+            # the array's start, the same pointer every time (pointers are never changed)
+            p = self._array_starts.get(v)
+            if p is None:
+                p = self._array_starts[v] = Ptr(
+                    v, _space_of(v), self.const(0), v.type.element or ir.UNKNOWN_TYPE,
+                    v.type.is_volatile or bool(v.type.element and v.type.element.is_volatile))
+            return p
         if v.storage in ("shared", "extern_shared"):
             loc = MemLoc(Ptr(v, "shared", self.const(0), v.type, v.type.is_volatile), e, v.type.size, v.type)
             self.access(loc, False, m)
@@ -293,8 +309,9 @@ class SimtEval:
             part = self._base_parts.get(base)
             if part is None:
                 part = self._base_parts[base] = token_part(self.const(base), self._known)
-            out.t = mix_tokens(self.epoch, p.off, force=True, known=self._known, fixed=(self._blk, part))
-            return out
+            # (computed when read: most shared loads feed float arithmetic, which reads none)
+            return LazyTokens(out.v, out.k, ((self.epoch, p.off),
+                                             dict(force=True, known=self._known, fixed=(self._blk, part))))
         out.t = np.where(p.off.k, base + (p.off.v & ((1 << 40) - 1)) + 1, 0).astype(_INT)
         if p.off.t is not None:  # an index not known but equal between threads: equal values
             mixed = mix_tokens(base >> 40, p.off, known=self._known)
@@ -391,12 +408,12 @@ class SimtEval:
         paired as a race (the flat whole-array check alone misses these)."""
         if base.var is None or base.var.storage not in ("shared", "extern_shared"):
             return off
-        while isinstance(base_expr, ir.Cast) and base_expr.implicit:
-            base_expr = base_expr.operand
-        t = getattr(base_expr, "type", None)
-        if t is None or t.kind != "array" or not t.extent:
+        extent = self._static(_declared_extent, base_expr)
+        if not extent:
             return off
-        bad = m.may & idx.k & ((idx.v < 0) | (idx.v >= t.extent))
+        if idx.v.min() >= 0 and idx.v.max() < extent:  # (every entry inside: none leaves)
+            return off
+        bad = m.may & idx.k & ((idx.v < 0) | (idx.v >= extent))
         if not bad.any():
             return off
         self._overrun(base.var, int(bad.sum()))
@@ -437,7 +454,12 @@ class SimtEval:
             if esz is None:
                 off = self.unknown()
             else:
-                off = self._arith("+", base.off, self._arith("*", idx, self.const(esz)))
+                d = self._arith("*", idx, self.const(esz))
+                if base.off.v is self._zero_v and base.off.k is self._known and d.t is None and \
+                        d.v.dtype == _INT and d.k is not self._unknown_k:
+                    off = V(d.v, d.k)  # the start of an array: 0 + d is d
+                else:
+                    off = self._arith("+", base.off, d)
                 off = self._dimension_bounds(e.base, base, idx, off, m)
             return MemLoc(Ptr(base.var, base.space, off, base.elem, base.volatile), e, esz, base.elem)
         if isinstance(e, ir.UnaryOp) and e.op == "*":
@@ -504,35 +526,56 @@ class SimtEval:
         size = loc.size or (loc.elem.size if loc.elem is not None else None)
         if not size:
             return
-        act = m.may & p.off.k
-        if not act.any():
+        off = p.off
+        # every thread, at an address known for each (the common case: the shared arrays of a
+        # full mask and of a known index): no selections, the entries are the arrays themselves
+        full = off.k is self._known and (m.may is self._known or m.may.all())
+        act = m.may if off.k is self._known else m.may & off.k
+        if not full and not act.any():
             return
         total = p.var.type.size if p.var.storage == "shared" else None
-        if total:
-            inb = (p.off.v >= 0) & (p.off.v + size <= total)
+        if total and not (off.v.min() >= 0 and off.v.max() + size <= total):
+            inb = (off.v >= 0) & (off.v + size <= total)
             bad = act & ~inb
             if bad.any():
                 # outside the array: another bug (or a wrong guess of the block shape);
                 # such accesses alias other data and are not paired
                 self._overrun(p.var, int(bad.sum()))
                 act = act & inb
+                full = False
                 if not act.any():
                     return
-        idx = np.flatnonzero(act)
+        if full:
+            self._record(loc, write, m, value, atomic, size, None)
+            return
+        self._record(loc, write, m, value, atomic, size, np.flatnonzero(act))
+
+    def _record(self, loc: MemLoc, write: bool, m: Mask, value: Optional[V], atomic: bool,
+                size: int, idx: Optional[np.ndarray]) -> None:
+        """Log the access of ``loc`` by threads ``idx`` (None: every thread)."""
+        p = loc.ptr
         key = "extern" if p.var.storage == "extern_shared" else p.var
         val = None
+        if idx is None:  # every thread: the entries are the arrays (never changed in place)
+            sel = slice(None)
+            idx, offs, must, wep = self._idx_all, p.off.v, m.must, self.wepoch.copy()
+            if offs.dtype != _INT:
+                offs = offs.astype(_INT)
+        else:
+            sel = idx
+            offs, must, wep = p.off.v[idx].astype(_INT, copy=False), m.must[idx], self.wepoch[idx]
         if write and value is not None and not value.is_float:
-            val = np.where(value.k[idx], value.v[idx], np.iinfo(_INT).min)
+            val = np.where(value.k[sel], value.v[sel], np.iinfo(_INT).min)
         elif write and value is not None:
-            val = np.where(value.k[idx], value.v[idx], np.nan)
+            val = np.where(value.k[sel], value.v[sel], np.nan)
         node = loc.node
         if id(node) not in self.order:
             self.order[id(node)] = self._seq
             self._seq += 1
-        # (indexing with ``idx`` copies already)
-        tok = value.t[idx] if write and value is not None and value.t is not None else None
-        rec = Access(node, p.var, key, write, atomic, idx, p.off.v[idx].astype(_INT, copy=False), int(size),
-                     m.must[idx], self.wepoch[idx],
+        tok = None
+        if write and value is not None and value.t is not None:
+            tok = value.t[idx] if sel is idx else value.t.copy()
+        rec = Access(node, p.var, key, write, atomic, idx, offs, int(size), must, wep,
                      tuple((r[0], r[1], r[2]) for r in self.iter_stack), tuple(self.tags), val,
                      p.volatile or bool(loc.elem is not None and loc.elem.is_volatile), tok, self._solo,
                      p.space, self.steps)
@@ -628,7 +671,7 @@ class SimtEval:
         r = self._arith_values(op, a, b, t)
         # provenance through integer arithmetic (indices, values compared for equality); a
         # run that records nothing needs none, and a float result is not an index
-        if self.record and (a.t is not None or b.t is not None) and not r.is_float \
+        if self.record and not r.is_float and (a.t is not None or b.t is not None) \
                 and not r.k.all():
             if (a.k is self._unknown_k and a.t is None) or (b.k is self._unknown_k and b.t is None):
                 r.t = self._zeros  # an input with neither value nor token: no token (as mix_tokens)
@@ -678,7 +721,7 @@ class SimtEval:
                 r = {"&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor}[op](av, bv)
         else:
             return V(np.zeros(self.n, dtype=_INT), self.none.copy())
-        if not fl and t is not None and cint.is_unsigned32(t) and op in ("+", "-", "*", "<<", "~"):
+        if not fl and t is not None and self._u32(t) and op in ("+", "-", "*", "<<", "~"):
             r = cint.wrap_u32(r)
         if not fl:
             r = r.astype(_INT, copy=False)
@@ -688,6 +731,13 @@ class SimtEval:
                 k = k & ~bad
                 r = np.where(bad, 0.0, r)
         return V(r, k)
+
+    def _u32(self, t: ir.CType) -> bool:
+        """:func:`.cint.is_unsigned32`, once per type object in a run."""
+        hit = self._u32_of.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = self._u32_of[id(t)] = (t, cint.is_unsigned32(t))
+        return hit[1]
 
     def _convert(self, v: V, t: ir.CType) -> V:
         # a conversion of equal values gives equal values: provenance tokens are kept
@@ -704,7 +754,7 @@ class SimtEval:
                 fin = np.isfinite(v.v) & (np.abs(v.v) < 9e18)
                 r = np.trunc(np.where(fin, v.v, 0.0)).astype(_INT)
             v = V(r, v.k & fin, v.t)
-        if cint.is_unsigned32(t):
+        if self._u32(t):
             return V(cint.wrap_u32(v.v), v.k, v.t)
         if t.kind == "scalar" and t.size == 1 and "bool" in t.spelling:
             return V((v.v != 0).astype(_INT), v.k, v.t)

@@ -53,6 +53,36 @@ class V:
         return f"V({self.v[:8]}..., known={int(self.k.sum())})"
 
 
+_T_SLOT = V.__dict__["t"]  # V's own storage of ``t`` (what LazyTokens fills in)
+
+
+class LazyTokens(V):
+    """A value whose provenance tokens are computed the first time something reads ``t``
+    (``mix_tokens(*args, **kw)``): most values loaded from shared memory are floats that only
+    feed float arithmetic, which never reads them. Everything that reads ``t`` gets the same
+    array it would have got had it been computed at once (the inputs are never changed in
+    place)."""
+
+    __slots__ = ("_mix",)
+
+    def __init__(self, v: np.ndarray, k: np.ndarray, mix: tuple):
+        V.__init__(self, v, k, None)
+        self._mix = mix
+
+    @property
+    def t(self):
+        mix = self._mix
+        if mix is not None:
+            self._mix = None
+            _T_SLOT.__set__(self, mix_tokens(*mix[0], **mix[1]))
+        return _T_SLOT.__get__(self)
+
+    @t.setter
+    def t(self, val):
+        self._mix = None
+        _T_SLOT.__set__(self, val)
+
+
 @dataclass
 class Ptr:
     """A pointer: ``off`` bytes into object ``var`` (None: an object the run does not know)."""
