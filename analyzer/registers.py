@@ -846,8 +846,8 @@ def _missing_header(rep: PtxasReport) -> Optional[str]:
     return m.group(1) if m else None
 
 
-def _includes_missing_header(src: Path, rep: PtxasReport) -> Optional[tuple[int, str]]:
-    """(line, header) when the header that the failed device-only compile ``rep`` could not find
+def _includes_missing_header(src: Path, rep: PtxasReport) -> Optional[tuple[str, str]]:
+    """("line:column" of the #include, header) when the header that the failed device-only compile ``rep`` could not find
     is #included by the source file itself: nvcc searches the same directories for it in the
     whole file (its own directory first, as the device-only compile's -I does), so that
     compile would fail on it too. A header found through another header is not decided here:
@@ -859,9 +859,12 @@ def _includes_missing_header(src: Path, rep: PtxasReport) -> Optional[tuple[int,
         text = src.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    pat = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]' + re.escape(header) + r'[>"]', re.M)
+    pat = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])' + re.escape(header) + r'[>"]', re.M)
     m = pat.search(text)
-    return (text.count("\n", 0, m.start()) + 1, header) if m else None
+    if not m:
+        return None
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    return f"{text.count(chr(10), 0, m.start()) + 1}:{m.start(1) - line_start + 1}", header
 
 
 def _nvcc_device_only(src: Path, dc, cmd: list[str], sm: str, tool: str,

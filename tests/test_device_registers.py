@@ -352,7 +352,7 @@ def test_a_header_the_file_includes_and_nvcc_cannot_find_is_not_compiled_again(t
     monkeypatch.setattr(R, "_nvcc_run", lambda cmd, *a, **k: runs.append(cmd[-1]) or real(cmd, *a, **k))
     rep = ptxas_resources(src, "sm_90", use_cache=False)
     assert not rep.ok and len(runs) == 2 and str(src) not in runs  # two device-only compiles
-    assert rep.reason.startswith(f"nvcc failed for sm_90: {src}:2: cudalint_test_not_installed.h: "
+    assert rep.reason.startswith(f"nvcc failed for sm_90: {src}:2:10: cudalint_test_not_installed.h: "
                                  "No such file or directory (so the whole file was not compiled)")
 
 
@@ -365,7 +365,7 @@ def test_a_missing_header_reached_through_another_header_still_compiles_the_whol
                                          "util.h: No such file or directory")
     assert R._includes_missing_header(src, rep) is None
     src.write_text('#include "proj.h"\n  #  include "util.h"\n__global__ void k() {}\n')
-    assert R._includes_missing_header(src, rep) == (2, "util.h")
+    assert R._includes_missing_header(src, rep) == ("2:14", "util.h")  # where gcc puts it: the quote
 
 
 @needs_nvcc
