@@ -163,17 +163,25 @@ def _tune_gc() -> None:
         gc.set_threshold(50_000, 20, 20)
 
 
+_analyses_loaded = False
+
+
 def load_analyses() -> Optional[str]:
     """Import every rule module (and so the analyses they use); why not, or None when fine.
     Each module is imported explicitly: a failed import is retried and reported, where the
     registry would remember it as loaded and silently run fewer rules. The collector is off
     meanwhile: the imports (sympy's above all) build objects that live as long as the process,
-    and it ran 186 times over them (30 ms)."""
+    and it ran 186 times over them (30 ms). Once a process: a second freeze (the editor server
+    checks file after file) would put what the process built since out of the collector's
+    reach for good."""
     import gc
 
     # numpy's OpenBLAS starts a thread per core when numpy is imported, and they spin for
     # tens of milliseconds of CPU (a tenth of a one-file run); the analyses do no linear
     # algebra. Set for this process only when it loads the analyses; a user's setting wins.
+    global _analyses_loaded
+    if _analyses_loaded:  # once a process: the editor server checks file after file
+        return None
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     was_on = gc.isenabled()
     gc.disable()
@@ -185,6 +193,7 @@ def load_analyses() -> Optional[str]:
             importlib.import_module(f"{__package__}.rules.{name}")
         load_rule_modules()
         _tune_gc()
+        _analyses_loaded = True
         return None
     except Exception as exc:  # noqa: BLE001
         return f"cudalint cannot load its analyses: {type(exc).__name__}: {exc}"

@@ -283,3 +283,18 @@ def test_an_editor_buffer_gets_ptxas_registers_through_its_quoted_includes(tmp_p
     tr = engine.run_task(Task(str(tmp_path / "a.cu"), AnalysisOptions(), CheckOptions(), source=src,
                               editor_facts=True))
     assert '"registers_source": "ptxas"' in json.dumps(tr.facts)
+
+
+def test_the_analyses_load_once_a_process():
+    # the editor server checks file after file in one process: a second load must not freeze
+    # (and so keep from the collector) the objects the server built since the first
+    import gc
+
+    from cudalint.engine import load_analyses
+
+    assert load_analyses() is None
+    frozen = gc.get_freeze_count()
+    garbage = [[i] for i in range(1000)]
+    assert load_analyses() is None
+    assert gc.get_freeze_count() == frozen
+    del garbage
