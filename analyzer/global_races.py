@@ -41,7 +41,7 @@ import numpy as np
 
 from . import ir, simt_facts
 from .global_blocks import global_blocks, uses_block_index  # noqa: F401 - for callers
-from .simt_log import candidate_records, contested_groups, entries_by_record, entry_pairs
+from .simt_log import candidate_records, contested_groups, entries_by_record, entry_pairs, same_stores
 from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
 from .simt_values import MemLoc, Mask, Ptr, V
 
@@ -419,16 +419,10 @@ class GlobalLog:
             same = np.zeros(len(wsel), dtype=bool)
             # after a fence and an atomic, a block reads what the others published
             valid &= (rw.fence[pw[wsel]] == 0) & (ro.fence[pov[osel]] == 0)
-        if ro.write and rw.value is not None and ro.value is not None:
-            va, vb = rw.value[pw[wsel]], ro.value[pov[osel]]
-            with np.errstate(invalid="ignore"):
-                benign = va == vb
-            if va.dtype.kind != "f":
-                benign &= va != np.iinfo(_INT).min
-            valid &= ~benign
-        if ro.write and rw.tok is not None and ro.tok is not None:
-            ka, kb = rw.tok[pw[wsel]], ro.tok[pov[osel]]
-            valid &= ~((ka == kb) & (ka != 0))
+        if ro.write:
+            benign = same_stores(rw, ro, pw[wsel], pov[osel])  # the same bits either way
+            if benign is not None:
+                valid &= ~benign
         if not ro.write and valid.any():
             # the reader stored the same value there itself, earlier: it reads that value
             # whichever store lands last

@@ -43,7 +43,7 @@ import numpy as np
 from . import ir, simt
 from .simt import STEP_BUDGET
 from .simt_log import Access, ThreadSet, sample_blocks  # noqa: F401 - sample_blocks: for callers
-from .simt_log import candidate_records, contested_groups, entries_by_record, entry_pair_chunks
+from .simt_log import candidate_records, contested_groups, entries_by_record, entry_pair_chunks, same_stores
 from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
 from .global_races import GlobalLog, data_selected, reread
 from .simt_values import _INT
@@ -207,18 +207,10 @@ class Simt(simt.Simt):
                 # one execution of `s[a] = f(s[b])` by lanes of one warp: every lane's load feeds
                 # its own store, so the lanes that run it together load before any of them stores
                 valid &= ~same
-            if ro.write and rw.value is not None and ro.value is not None:
-                va, vb = rw.value[pw[wsel]], ro.value[pov[osel]]
-                with np.errstate(invalid="ignore"):
-                    benign = (va == vb)
-                if va.dtype.kind != "f":
-                    benign &= va != np.iinfo(_INT).min
-                valid &= ~benign
-            if ro.write and rw.tok is not None and ro.tok is not None:
-                # both store a value of the same provenance (the same global element, one warp
-                # reduction's result): the same bits, whichever lands last
-                ka, kb = rw.tok[pw[wsel]], ro.tok[pov[osel]]
-                valid &= ~((ka == kb) & (ka != 0))
+            if ro.write:
+                benign = same_stores(rw, ro, pw[wsel], pov[osel])  # the same bits either way
+                if benign is not None:
+                    valid &= ~benign
             if not ro.write and rw.write and valid.any():
                 # the reader stored that same value there itself, earlier: it reads it either way
                 valid &= ~reread(recs, oi, pov[osel], tb_all, rw, pw[wsel], "offs", cache)

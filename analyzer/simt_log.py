@@ -235,6 +235,14 @@ def entry_pairs(kw, ko, max_pairs: int):
     element (equal keys ``kw[i] == ko[j]``), at most about ``max_pairs`` of them (the first
     matching entry is always kept); None when no element is shared. One vectorised join by sort,
     used by the shared-memory and the global-memory race checks."""
+    m = _matches(kw, ko, max_pairs)
+    return None if m is None else _pairs_of(*m, 0, len(kw))
+
+
+def _matches(kw, ko, max_pairs: int):
+    """(order, lo, cnt) of the join of :func:`entry_pairs`: ``ko``'s sort order, where each
+    ``kw`` entry's matches start in it and how many there are (cut so that about ``max_pairs``
+    pairs remain, the first matching entry always kept); None when no element is shared."""
     import numpy as np
 
     order = np.argsort(ko, kind="stable")
@@ -250,11 +258,29 @@ def entry_pairs(kw, ko, max_pairs: int):
         keep = csum <= max_pairs
         keep[np.argmax(cnt > 0)] = True
         cnt = np.where(keep, cnt, 0)
-    total = int(cnt.sum())
-    wsel = np.repeat(np.arange(len(kw)), cnt)
-    first = np.repeat(np.cumsum(cnt) - cnt, cnt)
-    osel = order[np.repeat(lo, cnt) + (np.arange(total) - first)]
-    return wsel, osel
+    return order, lo, cnt
+
+
+def same_stores(rw, ro, wi, oi):
+    """Mask of the entry pairs (``wi`` of store record ``rw``, ``oi`` of store record ``ro``)
+    that store the same bits, whichever lands last: equal values (NaN is not; an integer
+    value unknown to the interpreter, the int64 minimum, never is), or values of one provenance
+    token (the same global element, one warp reduction's result). None when the records keep
+    neither values nor tokens. Shared by the shared- and global-memory race checks."""
+    import numpy as np
+
+    out = None
+    if rw.value is not None and ro.value is not None:
+        va, vb = rw.value[wi], ro.value[oi]
+        with np.errstate(invalid="ignore"):
+            out = va == vb
+        if va.dtype.kind != "f":
+            out &= va != np.iinfo(_INT).min
+    if rw.tok is not None and ro.tok is not None:
+        ka, kb = rw.tok[wi], ro.tok[oi]
+        same_token = (ka == kb) & (ka != 0)
+        out = same_token if out is None else out | same_token
+    return out
 
 
 #: Pairs of entries the first chunk of :func:`entry_pair_chunks` holds; later chunks double, up
@@ -271,19 +297,11 @@ def entry_pair_chunks(kw, ko, max_pairs: int, first: int = PAIR_CHUNK, most: int
     stop once it holds one of the best possible kind, without joining the rest."""
     import numpy as np
 
-    order = np.argsort(ko, kind="stable")
-    ko_s = ko[order]
-    lo = np.searchsorted(ko_s, kw, "left")
-    hi = np.searchsorted(ko_s, kw, "right")
-    cnt = hi - lo
-    if not cnt.any():
+    m = _matches(kw, ko, max_pairs)
+    if m is None:
         return None
+    order, lo, cnt = m
     csum = np.cumsum(cnt)
-    if csum[-1] > max_pairs:
-        keep = csum <= max_pairs
-        keep[np.argmax(cnt > 0)] = True
-        cnt = np.where(keep, cnt, 0)
-        csum = np.cumsum(cnt)
     total = int(csum[-1])
     n = len(kw)
     if total <= first:

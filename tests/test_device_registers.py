@@ -172,8 +172,7 @@ def test_host_code_nvcc_rejects_costs_no_registers(tmp_path, monkeypatch):
     monkeypatch.setenv("CUDALINT_PTXAS_BACKEND", "nvcc")
     src = tmp_path / "old.cu"
     src.write_text(OLD_HOST)
-    whole = subprocess.run([NVCC, "-cubin", "-arch=sm_90", "-o", os.devnull, str(src)], capture_output=True, text=True)
-    assert whole.returncode != 0 and "cudaThreadSynchronize" in whole.stderr  # the premise
+    assert "cudaThreadSynchronize" in _whole_file_fails(src)  # the premise
     rep = ptxas_resources(src, "sm_90")
     assert rep.ok and rep.mode == "device code only", rep.reason
     want = _direct(_kernels_only(OLD_HOST), tmp_path)
@@ -330,6 +329,21 @@ def test_compiles_run_side_by_side_when_allowed(tmp_path, monkeypatch):
         assert got == [os.path.abspath(f) for f in files] and peak[0] == want
 
 
+def _whole_file_fails(src) -> str:
+    """nvcc's errors for the whole file, which must not compile."""
+    whole = subprocess.run([NVCC, "-cubin", "-arch=sm_90", "-o", os.devnull, str(src)], capture_output=True, text=True)
+    assert whole.returncode != 0
+    return whole.stderr
+
+
+def _nvcc_runs(monkeypatch) -> list:
+    """The source of every nvcc run from now on (the run still happens)."""
+    runs = []
+    real = R._nvcc_run
+    monkeypatch.setattr(R, "_nvcc_run", lambda cmd, *a, **k: runs.append(cmd[-1]) or real(cmd, *a, **k))
+    return runs
+
+
 MISSING_LIB = """#include <cstdio>
 #include <cudalint_test_not_installed.h>
 __global__ void k(float *x) { x[threadIdx.x] = lib_scale(x[threadIdx.x]); }
@@ -345,11 +359,8 @@ def test_a_header_the_file_includes_and_nvcc_cannot_find_is_not_compiled_again(t
     monkeypatch.setenv("CUDALINT_PTXAS_BACKEND", "nvcc")
     src = tmp_path / "lib.cu"
     src.write_text(MISSING_LIB)
-    whole = subprocess.run([NVCC, "-cubin", "-arch=sm_90", "-o", os.devnull, str(src)], capture_output=True, text=True)
-    assert whole.returncode != 0 and "cudalint_test_not_installed.h: No such file" in whole.stderr  # the premise
-    runs = []
-    real = R._nvcc_run
-    monkeypatch.setattr(R, "_nvcc_run", lambda cmd, *a, **k: runs.append(cmd[-1]) or real(cmd, *a, **k))
+    assert "cudalint_test_not_installed.h: No such file" in _whole_file_fails(src)  # the premise
+    runs = _nvcc_runs(monkeypatch)
     rep = ptxas_resources(src, "sm_90", use_cache=False)
     assert not rep.ok and len(runs) == 2 and str(src) not in runs  # two device-only compiles
     assert rep.reason.startswith(f"nvcc failed for sm_90: {src}:2:10: cudalint_test_not_installed.h: "
@@ -373,9 +384,7 @@ def test_a_failure_for_a_missing_header_is_cached_until_the_header_appears(tmp_p
     monkeypatch.setenv("CUDALINT_PTXAS_BACKEND", "nvcc")
     src = tmp_path / "lib.cu"
     src.write_text(MISSING_LIB)
-    runs = []
-    real = R._nvcc_run
-    monkeypatch.setattr(R, "_nvcc_run", lambda cmd, *a, **k: runs.append(cmd[-1]) or real(cmd, *a, **k))
+    runs = _nvcc_runs(monkeypatch)
     first = ptxas_resources(src, "sm_90")
     assert not first.ok and len(runs) == 2
     assert first.missing["header"] == "cudalint_test_not_installed.h"
