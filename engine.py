@@ -176,12 +176,12 @@ def load_analyses() -> Optional[str]:
     reach for good."""
     import gc
 
+    global _analyses_loaded
+    if _analyses_loaded:
+        return None
     # numpy's OpenBLAS starts a thread per core when numpy is imported, and they spin for
     # tens of milliseconds of CPU (a tenth of a one-file run); the analyses do no linear
     # algebra. Set for this process only when it loads the analyses; a user's setting wins.
-    global _analyses_loaded
-    if _analyses_loaded:  # once a process: the editor server checks file after file
-        return None
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     was_on = gc.isenabled()
     gc.disable()

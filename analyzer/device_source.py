@@ -134,12 +134,13 @@ def _literal_end(text: str, i: int) -> int:
 # (up to its newline), a block comment (to its end or the text's), a string or character
 # literal (to its closing quote; an unclosed one to its line's newline, which it takes, or to
 # the end). A backslash escapes the next character, a newline included.
-_COMMENT_OR_LITERAL = re.compile(
-    r"//[^\n]*"
-    r"|/\*.*?(?:\*/|\Z)"
-    r"|\"(?:\\.|\\\Z|[^\"\\\n])*(?:\"|\n|\Z)"
-    r"|'(?:\\.|\\\Z|[^'\\\n])*(?:'|\n|\Z)",
-    re.S)
+def _literal_pattern(q: str) -> str:
+    return q + r"(?:\\.|\\\Z|[^" + q + r"\\\n])*(?:" + q + r"|\n|\Z)"
+
+
+_LITERAL = {q: re.compile(_literal_pattern(q), re.S) for q in "\"'"}
+_COMMENT_OR_LITERAL = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)|" + _literal_pattern('"') + "|"
+                                 + _literal_pattern("'"), re.S)
 
 
 def _blank(m: "re.Match") -> str:
@@ -164,7 +165,6 @@ def _strip_comments_and_strings(text: str) -> str:
 # What split_top_level's scan stops at: a newline, blanks, a comment, a quote, a brace, a
 # semicolon, '#', a run of any other characters, or a lone '/'.
 _SCAN = re.compile(r"\n|[ \t\r\f\v]+|//[^\n]*|/\*.*?(?:\*/|\Z)|[\"'{};#]|[^ \t\r\f\v\n/\"'{};#]+|/", re.S)
-_LITERAL = {q: re.compile(q + r"(?:\\.|\\\Z|[^" + q + r"\\\n])*(?:" + q + r"|\n|\Z)", re.S) for q in "\"'"}
 
 
 def split_top_level(text: str, file: str = "", first_line: int = 1) -> list[Chunk]:

@@ -847,10 +847,10 @@ def _missing_header(rep: PtxasReport) -> Optional[str]:
 
 
 def _includes_missing_header(src: Path, rep: PtxasReport) -> Optional[tuple[str, str]]:
-    """("line:column" of the #include, header) when the header that the failed device-only compile ``rep`` could not find
-    is #included by the source file itself: nvcc searches the same directories for it in the
-    whole file (its own directory first, as the device-only compile's -I does), so that
-    compile would fail on it too. A header found through another header is not decided here:
+    """("line:column" of the #include, header) when the header that the failed device-only
+    compile ``rep`` could not find is #included by the source file itself: nvcc searches the
+    same directories for it in the whole file (its own directory first, as the device-only
+    compile's -I does), so that compile would fail on it too. A header found through another header is not decided here:
     inlined into the device code, that header's "quoted" includes resolve elsewhere."""
     header = _missing_header(rep)
     if not header:

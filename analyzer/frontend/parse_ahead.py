@@ -12,8 +12,9 @@ ever parsed ahead for an editor buffer (unsaved text); :func:`clear` drops what 
 
 Who parses ahead: a one-file run, in its crash-isolation child, while the analyses import
 (the parent forks before any thread starts: no thread may run at a fork); a ``--jobs 1`` run of
-several files (the next file of its list); and each worker of a ``--jobs N`` pool (the file it was told it will probably get next; the pool runs a
-file again, alone, when its worker crashed while also parsing another one).
+several files (the next file of its list); and each worker of a ``--jobs N`` pool (the file it
+was told it will probably get next; the pool runs a file again, alone, when its worker crashed
+while also parsing another one).
 """
 from __future__ import annotations
 
