@@ -217,11 +217,16 @@ def _can_fork() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1 and not os.environ.get("CUDALINT_NO_FORK")
 
 
-def _child_task(task: Task) -> TaskResult:
-    """The forked child's work: its file starts parsing in a thread (libclang releases the GIL)
-    while the analyses import here, which is most of a one-file run's start-up; then the
-    analysis, which takes that parse."""
-    if task.source is None:
+def _child_task(task: Task, lowered_fd: Optional[int] = None) -> TaskResult:
+    """The forked child's work: load the analyses, then analyse. Its file is meanwhile parsed
+    and lowered, on another core, by the frontend process (:func:`_lower_in_child`), whose
+    result arrives on ``lowered_fd``; without one, a thread here parses the file during the
+    imports (libclang releases the GIL), and the analysis lowers it."""
+    if lowered_fd is not None:
+        from .analyzer import lowering
+
+        lowering.expect(task.path, task.aopts, lambda: _receive_lowered(lowered_fd))
+    elif task.source is None:
         try:
             from .analyzer.frontend.parse_ahead import start_for
 
@@ -231,43 +236,143 @@ def _child_task(task: Task) -> TaskResult:
     broken = load_analyses()
     if broken:
         return TaskResult(crash_result(task.path, broken))
-    return _guarded(task)
+    try:
+        return run_task(task)
+    except BaseException as exc:  # noqa: BLE001 - as _guarded, but the frontend's end is the parent's to tell
+        from .analyzer.lowering import FrontendGone
+
+        if isinstance(exc, FrontendGone):
+            return TaskResult(crash_result(task.path, _FRONTEND_GONE))
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        return TaskResult(crash_result(task.path, f"internal error: {type(exc).__name__}: {exc}"))
+
+
+_FRONTEND_GONE = "the frontend process ended without a result"
+
+
+def _lower_in_child(task: Task, wfd: int) -> None:
+    """The frontend process of a one-file run: parse and lower the file (all of libclang's
+    work) and write the result, pickled, to ``wfd``; None when lowering raised (the analysis
+    then lowers the file itself, and reports the error as it would have). Imports nothing of
+    the analyses."""
+    import pickle
+
+    data = pickle.dumps(None)
+    try:
+        from .analyzer.lowering import lower_file, read_source
+
+        from .analyzer.options import not_a_source
+
+        source, _ = read_source(task.path) if not not_a_source(task.path) else (None, None)
+        if source is not None and source.strip():
+            data = pickle.dumps(lower_file(task.path, source, task.aopts), protocol=pickle.HIGHEST_PROTOCOL)
+    except BaseException:  # noqa: BLE001 - a Python error (deep IR included): redone where it is reported
+        pass
+    with os.fdopen(wfd, "wb") as f:
+        f.write(data)
+
+
+def _receive_lowered(fd: int):
+    """Read the frontend process' result (waiting for it): a ``Lowered``, None, or raise
+    ``FrontendGone`` when it ended without writing one."""
+    import pickle
+
+    from .analyzer.lowering import FrontendGone
+
+    with os.fdopen(fd, "rb") as f:
+        data = f.read()
+    try:
+        return pickle.loads(data)
+    except Exception:  # noqa: BLE001 - nothing, or a part: the process died
+        raise FrontendGone() from None
 
 
 def _isolated(task: Task) -> TaskResult:
-    """Run one task in a forked copy of this process, so that a libclang crash (a signal, not
+    """Run one task in forked copies of this process, so that a libclang crash (a signal, not
     an exception) or a hang in C code becomes that file's CL000 instead of ending the run.
-    Forking costs milliseconds (the child loads the analyses while its file parses:
-    :func:`_child_task`). Falls back to running
-    in-process where fork is unsafe or missing (threads running, e.g. the editor server; not
-    POSIX) or when CUDALINT_NO_FORK is set."""
+    Two: one parses and lowers the file (:func:`_lower_in_child`: libclang's part) while the
+    other loads the analyses, then takes that IR and analyses it (:func:`_child_task`); the
+    lowering is off the critical path, the imports on it. Forking costs milliseconds. Falls
+    back to running in-process where fork is unsafe or missing (threads running, e.g. the
+    editor server; not POSIX) or when CUDALINT_NO_FORK is set."""
     if not _can_fork():
         broken = load_analyses()
         return TaskResult(crash_result(task.path, broken)) if broken else _guarded(task)
-    import pickle
-    import select
-
+    front = None  # (pid, read end) of the frontend process
+    if task.source is None:
+        lr, lw = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            _in_child(lambda: _lower_in_child(task, lw), close=(lr,))
+        os.close(lw)
+        front = (pid, lr)
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: analyse, send the pickled result, leave without cleanup handlers
-        code = 0
-        try:
-            # A crash here is reported by the parent as the file's CL000; a traceback dump
-            # inherited from the parent (pytest, PYTHONFAULTHANDLER) would only add noise.
-            import faulthandler
-            faulthandler.disable()
-            os.close(rfd)
+        def work():
+            import pickle
             try:
-                data = pickle.dumps(_child_task(task))
+                data = pickle.dumps(_child_task(task, front[1] if front else None))
             except BaseException as exc:  # noqa: BLE001
                 data = pickle.dumps(TaskResult(crash_result(task.path, f"internal error: {exc}")))
             with os.fdopen(wfd, "wb") as f:
                 f.write(data)
-        except BaseException:  # noqa: BLE001
-            code = 1
-        finally:
-            os._exit(code)
+        _in_child(work, close=(rfd,))
     os.close(wfd)
+    if front:
+        os.close(front[1])
+    try:
+        tr = _await_child(task, pid, rfd)
+    finally:
+        status = _reap(front[0]) if front else None
+    if front and tr.result.error == _FRONTEND_GONE:
+        code = _exit_code(status) if status is not None else None
+        why = f" ({_signal_name(code)})" if code else ""
+        tr = TaskResult(crash_result(task.path, f"the analyser process crashed{why} while parsing this "
+                                                 "file; libclang may have hit an internal error on it"))
+    return tr
+
+
+def _in_child(work, close: tuple = ()) -> None:
+    """In a forked child: do ``work`` and leave without the parent's cleanup handlers."""
+    code = 0
+    try:
+        # A crash here is reported by the parent as the file's CL000; a traceback dump
+        # inherited from the parent (pytest, PYTHONFAULTHANDLER) would only add noise.
+        import faulthandler
+        faulthandler.disable()
+        for fd in close:
+            os.close(fd)
+        work()
+    except BaseException:  # noqa: BLE001
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _exit_code(status: int) -> int:
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def _reap(pid: int) -> int:
+    """The exit status of a child that should have ended (stopped first if it has not)."""
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done == 0:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        _, status = os.waitpid(pid, 0)
+    return status
+
+
+def _await_child(task: Task, pid: int, rfd: int) -> TaskResult:
+    """The analysing child's result: read within the time limit (plus a grace period), else
+    the child is stopped; a crash or a hang becomes the file's CL000."""
+    import pickle
+    import select
+
     limit = (task.time_limit or 0) + KILL_GRACE_S if task.time_limit else None
     deadline = time.monotonic() + limit if limit else None
     chunks, hung = [], False
@@ -297,8 +402,7 @@ def _isolated(task: Task) -> TaskResult:
         msg = (f"analysis exceeded the per-file time limit of {task.time_limit:g} s "
                "(the analyser process was stopped)")
     else:
-        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-        msg = (f"the analyser process crashed ({_signal_name(code)}) while analysing this file; "
+        msg = (f"the analyser process crashed ({_signal_name(_exit_code(status))}) while analysing this file; "
                "libclang may have hit an internal error on it")
     return TaskResult(crash_result(task.path, msg))
 

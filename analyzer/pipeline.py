@@ -28,15 +28,9 @@ from .sync import KernelSync
 from .options import AnalysisOptions  # noqa: F401  (re-exported: the pipeline's input)
 from .options import SOURCE_SUFFIXES, frontend_options, not_a_source  # noqa: F401  (re-exported)
 from .target import Target, load_target
+from .lowering import ParseProblem, read_source as _read_source  # noqa: F401  (re-exported)
+from . import lowering
 from .texture_bindings import annotate_accesses as annotate_textures
-
-
-@dataclass
-class ParseProblem:
-    message: str
-    line: int = 0
-    column: int = 0
-    file: str = ""
 
 
 # Every fact analyze_kernel can compute, in the order it computes them (and the order of
@@ -157,20 +151,6 @@ class FileAnalysis:
         return cache[path]
 
 
-def _read_source(path: str) -> tuple[Optional[str], Optional[str]]:
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        return None, f"cannot read file: {e.strerror or e}"
-    if b"\x00" in data[:8192]:
-        return None, "binary file (contains NUL bytes), not CUDA source"
-    try:
-        return data.decode("utf-8"), None
-    except UnicodeDecodeError:
-        return data.decode("latin-1"), None
-
-
 def parse_ahead(path: str, opts: AnalysisOptions) -> None:
     """Start parsing ``path`` in the background for a later :func:`analyze_file` with ``opts``
     (see ``frontend.parse_ahead``)."""
@@ -180,70 +160,16 @@ def parse_ahead(path: str, opts: AnalysisOptions) -> None:
 
 
 def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Optional[ir.TranslationUnit]:
-    """Run the selected frontend; fill ``fa.error``/``fa.notes`` on problems."""
-    if opts.frontend == "pycparser":
-        from .frontend.errors import FrontendError
-        from .frontend.lower_c import lower_c_file
-        try:
-            return lower_c_file(path, include_dirs=opts.include_dirs, defines=opts.defines)
-        except FrontendError as e:
-            fa.error = ParseProblem(e.message, e.line or 0, e.column or 0, path)
-            return None
-    from .frontend import parse_ahead
-    from .frontend.lower_clang import lower_translation_unit
-    from .frontend.parse import parse_file
-    from .frontend.project_files import ProjectScope
-
-    fopts = frontend_options(opts)
-    pr = parse_ahead.take(path, fopts) or parse_file(path, fopts)
-    for h in pr.stubbed_headers:
-        fa.notes.append(f"header <{h}> not found; analysed without it (pass its directory with -I)")
-    if pr.fatal or pr.tu is None:
-        first = pr.errors[0] if pr.errors else None
-        msg = first.message if first else (getattr(pr, "message", "") or "cannot parse file")
-        fa.error = ParseProblem(msg, first.line if first else 0, first.column if first else 0, path)
-        return None
-    fa.dependencies = pr.included_files()
-    fa.scope = ProjectScope(path, opts.exclude, opts.headers)
-    tu = lower_translation_unit(pr.tu, path, source, fa.scope)
-    main = os.path.abspath(path)
-    errors = [e for e in pr.errors]
-    if errors:
-        # An error inside a kernel (or a device function it calls) makes that kernel's facts
-        # unreliable; errors elsewhere (host code) only get a note.
-        for fn in tu.kernels:
-            spans = [fn] + _callees(fn)
-            for e in errors:
-                for f in spans:
-                    r = f.range
-                    same_file = os.path.abspath(e.file or main) == os.path.abspath(r.file or main)
-                    if same_file and (r.line, r.column) <= (e.line, e.column) <= (r.end_line, r.end_column):
-                        fa.kernel_errors.append((fn.display_name, ParseProblem(e.message, e.line, e.column, e.file)))
-                        break
-                else:
-                    continue
-                break
-        outside = [e for e in errors if not any(p.line == e.line and p.message == e.message
-                                                   for _, p in fa.kernel_errors)]
-        for e in outside[:3]:
-            fa.notes.append(f"clang error outside kernels (ignored for the analysis): "
-                            f"{os.path.basename(e.file or path)}:{e.line}:{e.column}: {e.message}")
-        if not tu.kernels and not tu.functions and errors:
-            e = errors[0]
-            fa.error = ParseProblem(e.message, e.line, e.column, e.file)
-    return tu
-
-
-def _callees(fn: ir.Function) -> list[ir.Function]:
-    out, stack, seen = [], list(fn.callees), set()
-    while stack:
-        f = stack.pop()
-        if id(f) in seen:
-            continue
-        seen.add(id(f))
-        out.append(f)
-        stack.extend(f.callees)
-    return out
+    """Lower the file (or take the lowering another process did: ``lowering.take``); fill
+    ``fa.error``/``fa.notes`` on problems, and what the parse said of the file."""
+    lw = lowering.take(path, opts, source) or lowering.lower_file(path, source, opts)
+    fa.notes.extend(lw.notes)
+    fa.kernel_errors.extend(lw.kernel_errors)
+    if lw.error is not None:
+        fa.error = lw.error
+    if lw.scope is not None:
+        fa.dependencies, fa.scope = lw.dependencies, lw.scope
+    return lw.tu
 
 
 def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchConfig,

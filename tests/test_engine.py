@@ -250,6 +250,47 @@ def test_single_file_run_survives_a_crash_and_a_hang(tmp_path, monkeypatch):
     assert [d.code for d in res[2].diagnostics] == ["CL201", "CL201", "CL702"]
 
 
+def test_single_file_run_survives_a_crash_and_a_hang_in_its_frontend_process(tmp_path, monkeypatch):
+    # The file is parsed and lowered in a process of its own (engine._lower_in_child), where
+    # libclang's C code runs: a signal there is the file's CL000 saying so; a hang there runs
+    # the analysing process into its time limit; a Python error there is redone, and
+    # reported, by the analysis itself.
+    if not engine._can_fork():
+        pytest.skip("the one-file run forks only when no other thread runs")
+    from cudalint.analyzer import lowering
+
+    good, crash, hang, bug = (tmp_path / n for n in ("good.cu", "crash.cu", "hang.cu", "bug.cu"))
+    for f in (crash, hang, bug):
+        f.write_text(CLEAN)
+    good.write_text(kernel())
+    real = lowering.lower_file
+    parent = os.getpid()
+
+    def lower_file(path, source, opts):
+        if os.getpid() != parent and path.endswith("crash.cu"):
+            import resource
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if os.getpid() != parent and path.endswith("hang.cu"):
+            time.sleep(600)
+        if path.endswith("bug.cu"):
+            raise ValueError("a bug in the lowering")
+        return real(path, source, opts)
+
+    monkeypatch.setattr(lowering, "lower_file", lower_file)
+    monkeypatch.delenv("CUDALINT_NO_FORK", raising=False)
+    t0 = time.monotonic()
+    res = [check_files([t], jobs=1)[0] for t in
+           (task(crash), dataclasses.replace(task(hang), time_limit=1.0), task(bug), task(good))]
+    assert time.monotonic() - t0 < 60
+    assert [d.code for d in res[0].diagnostics] == ["CL000"]
+    assert "crashed (signal SIGSEGV) while parsing this file" in res[0].diagnostics[0].message
+    assert [d.code for d in res[1].diagnostics] == ["CL000"]
+    assert "per-file time limit of 1 s" in res[1].diagnostics[0].message
+    assert "internal error while analysing: ValueError: a bug in the lowering" in res[2].diagnostics[0].message
+    assert [d.code for d in res[3].diagnostics] == ["CL201", "CL201", "CL702"]
+
+
 def test_each_worker_is_told_its_next_file_and_gets_it():
     # Two workers over five files (0 first): each gets a file and is told of the one it will
     # get next, so that file's compile runs during this one's analysis; no file is told to two.

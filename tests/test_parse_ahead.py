@@ -115,26 +115,36 @@ def test_a_crash_while_a_worker_also_parses_its_next_file_is_not_blamed_on_its_o
     assert [d.code for d in out[2].result.diagnostics] == ["CL201"] and out[2].result.error is None
 
 
-def test_a_one_file_run_parses_in_a_thread_of_its_child_while_the_analyses_load(tmp_path, monkeypatch):
-    # engine._child_task: the forked child starts its file's parse, then imports the analyses;
-    # the analysis takes that parse instead of parsing again. Each parse_file call is written
-    # down (by the child, a separate process) with the thread that made it.
+def test_a_one_file_run_parses_in_a_process_of_its_own_while_the_analyses_load(tmp_path, monkeypatch):
+    # engine._isolated: one forked child parses and lowers the file while another imports the
+    # analyses, then takes that IR instead of parsing again. Each parse_file call, and what the
+    # analysis took, is written down (by the children, separate processes) with its process.
     if threading.active_count() != 1:
         import pytest
         pytest.skip("another thread runs: the one-file run would not fork")
+    from cudalint.analyzer import lowering
     from cudalint.analyzer.frontend import parse as parse_mod
 
     log = tmp_path / "parses.txt"
-    real = parse_mod.parse_file
+    real_parse, real_take = parse_mod.parse_file, lowering.take
 
     def parse_file(path, fopts):
         with open(log, "a") as f:
-            f.write(f"{os.path.basename(path)} {threading.current_thread().name}\n")
-        return real(path, fopts)
+            f.write(f"parse {os.path.basename(path)} {os.getpid()}\n")
+        return real_parse(path, fopts)
+
+    def take(path, opts, source):
+        got = real_take(path, opts, source)
+        with open(log, "a") as f:
+            f.write(f"take {got is not None and got.tu is not None} {os.getpid()}\n")
+        return got
 
     monkeypatch.setattr(parse_mod, "parse_file", parse_file)
+    monkeypatch.setattr(lowering, "take", take)
     monkeypatch.delenv("CUDALINT_NO_FORK", raising=False)
     f = _file(tmp_path, 0, 8)
     res = check_files([Task(str(f), AnalysisOptions(use_ptxas=False), CheckOptions())], jobs=1)[0]
-    assert log.read_text().splitlines() == ["k0.cu cudalint-parse-ahead"]  # once, ahead
+    (parse, name, p1), (took, got, p2) = (line.split() for line in log.read_text().splitlines())
+    assert (parse, name, took, got) == ("parse", "k0.cu", "take", "True")  # parsed once, IR taken
+    assert len({p1, p2, str(os.getpid())}) == 3  # in two children, neither of them this process
     assert any(d.code == "CL201" and "8 elements apart" in d.message for d in res.diagnostics)
