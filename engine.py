@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait as mp_wait
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from . import __version__
 from .rules.diagnostic import Diagnostic, Edit, FileResult, Fix, Location, Related
@@ -254,10 +254,12 @@ _FRONTEND_GONE = "the frontend process ended without a result"
 def _lower_in_child(task: Task, wfd: int) -> None:
     """The frontend process of a one-file run: parse and lower the file (all of libclang's
     work) and write the result, pickled, to ``wfd``; None when lowering raised (the analysis
-    then lowers the file itself, and reports the error as it would have). Imports nothing of
-    the analyses."""
+    then lowers the file itself, and reports the error as it would have). Meanwhile, and
+    then waited for, the file's register report (:func:`_prefetch_registers`). Imports
+    nothing of the analyses."""
     import pickle
 
+    compiled = _prefetch_registers(task)
     data = pickle.dumps(None)
     try:
         from .analyzer.lowering import lower_file, read_source
@@ -271,6 +273,8 @@ def _lower_in_child(task: Task, wfd: int) -> None:
         pass
     with os.fdopen(wfd, "wb") as f:
         f.write(data)
+    if compiled is not None:
+        compiled()  # the report reaches the analysis through ptxas' cache (its lock held till then)
 
 
 def _receive_lowered(fd: int):
@@ -322,16 +326,40 @@ def _isolated(task: Task) -> TaskResult:
     os.close(wfd)
     if front:
         os.close(front[1])
+    tr = None
     try:
         tr = _await_child(task, pid, rfd)
     finally:
-        status = _reap(front[0]) if front else None
+        # the frontend process may still be compiling the report nobody asked for: given the
+        # time the analysis had, then stopped (and at once after a failure or an interrupt)
+        fine = tr is not None and tr.result.error is None
+        status = _reap(front[0], (task.time_limit or 60.0) if fine else 0.0) if front else None
     if front and tr.result.error == _FRONTEND_GONE:
         code = _exit_code(status) if status is not None else None
         why = f" ({_signal_name(code)})" if code else ""
         tr = TaskResult(crash_result(task.path, f"the analyser process crashed{why} while parsing this "
                                                  "file; libclang may have hit an internal error on it"))
     return tr
+
+
+def _prefetch_registers(task: Task) -> Optional[Callable[[], Any]]:
+    """Start compiling the file's register report in the frontend process of a one-file run,
+    before it parses the file, while the analysing process imports: that one, which could
+    start it only once the analyses are loaded, then waits on ptxas' cache lock, held from
+    now on by this compile, and reads the report (``ptxas_jobs.start_locked``). Only when a
+    selected rule may read it (decided without the rules, which import the analyses).
+    Returns the wait for the compile, or None when none was started."""
+    if task.source is not None:
+        return None
+    try:
+        from .analyzer.options import rules_may_read
+        from .analyzer.ptxas_jobs import start_locked
+
+        if not rules_may_read("resources", task.copts.enabled):
+            return None
+        return start_locked(task.path, task.aopts)
+    except Exception:  # noqa: BLE001 - only a head start: the analysis compiles it itself
+        return None
 
 
 def _in_child(work, close: tuple = ()) -> None:
@@ -355,15 +383,21 @@ def _exit_code(status: int) -> int:
     return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
 
 
-def _reap(pid: int) -> int:
-    """The exit status of a child that should have ended (stopped first if it has not)."""
-    done, status = os.waitpid(pid, os.WNOHANG)
-    if done == 0:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-        _, status = os.waitpid(pid, 0)
+def _reap(pid: int, wait_s: float = 0.0) -> int:
+    """The exit status of a child, given ``wait_s`` seconds to end, then stopped."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(0.005)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    _, status = os.waitpid(pid, 0)
     return status
 
 

@@ -139,9 +139,10 @@ _expected: dict[tuple, Callable[[], Optional[Lowered]]] = {}
 
 
 def _key(path: str, opts: AnalysisOptions) -> tuple:
-    # what lower_file reads of the options (facts and the rest do not change the IR)
-    return (os.path.abspath(path), repr(frontend_options(opts)), opts.frontend, tuple(opts.exclude),
-            opts.headers)
+    # What lower_file reads of the options (facts and the rest do not change the IR): those
+    # frontend_options passes on, without importing the parser (libclang's bindings) for it.
+    return (os.path.abspath(path), tuple(opts.include_dirs), tuple(opts.defines), opts.std, opts.arch,
+            tuple(opts.extra_args), opts.compile_commands, opts.frontend, tuple(opts.exclude), opts.headers)
 
 
 def expect(path: str, opts: AnalysisOptions, receive: Callable[[], Optional[Lowered]]) -> None:

@@ -27,46 +27,11 @@ from .resources import KernelOccupancy, ResourceFacts, kernel_occupancy, kernel_
 from .sync import KernelSync
 from .options import AnalysisOptions  # noqa: F401  (re-exported: the pipeline's input)
 from .options import SOURCE_SUFFIXES, frontend_options, not_a_source  # noqa: F401  (re-exported)
+from .options import ALL_FACTS, FACT_PARTS, needed_facts  # noqa: F401  (re-exported)
 from .target import Target, load_target
 from .lowering import ParseProblem, read_source as _read_source  # noqa: F401  (re-exported)
 from . import lowering
 from .texture_bindings import annotate_accesses as annotate_textures
-
-
-# Every fact analyze_kernel can compute, in the order it computes them (and the order of
-# ``explain``'s JSON keys). ``variables`` are always computed.
-ALL_FACTS = ("accesses", "resources", "occupancy", "predicted_counters", "cgma", "roofline", "sync")
-# What each fact is computed from, besides IR, launch and target.
-_DEPENDS = {"occupancy": {"resources"}, "roofline": {"cgma"},
-            "cgma": {"accesses"},  # CL502 reads the accesses' symbolic addresses
-            "predicted_counters": {"accesses", "requests", "resources", "occupancy"}}
-# Facts each rule family reads (code prefix -> fact names). CL1xx reads the variables, which
-# the ptxas report corrects (local arrays kept in registers), hence ``resources``.
-_RULE_FACTS = {
-    "CL0": set(), "CL1": {"resources", "accesses"}, "CL2": {"accesses"}, "CL3": {"accesses"},
-    "CL4": {"resources", "occupancy"}, "CL5": {"cgma", "roofline"}, "CL6": {"sync"}, "CL7": set(),
-    "CL615": {"accesses"},  # a rule of its own: texture reads of memory the kernel writes
-    # the global-memory race check, a part of ``sync`` with runs of its own (global_races.py)
-    "CL606": {"sync", "global_races"}, "CL607": {"sync", "global_races"},
-}
-# Parts of a fact that only some of its readers need: the global-memory race check (CL606/CL607
-# above), and the request counts of the accesses (``requests`` and ``weight``: how many
-# warp-level requests each issues for the launch), which the predicted counters read (explain,
-# validate, the editor) and no rule does.
-FACT_PARTS = ("global_races", "requests")
-
-
-def needed_facts(rule_codes=None) -> frozenset:
-    """The facts the given rules read (with what those facts are computed from); all facts
-    when ``rule_codes`` is None (``explain``, ``validate``, the editor)."""
-    if rule_codes is None:
-        return frozenset(ALL_FACTS + FACT_PARTS)
-    need: set = set()
-    for code in rule_codes:
-        need |= _RULE_FACTS.get(code, _RULE_FACTS.get(code[:3], set(ALL_FACTS)))  # unknown family: all
-    for f in list(need):
-        need |= _DEPENDS.get(f, set())
-    return frozenset(need)
 
 
 @dataclass

@@ -18,9 +18,9 @@ import os
 import threading
 from collections import deque
 from concurrent.futures import CancelledError, Future
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
-__all__ = ["ptxas_args", "start", "report", "wanted", "set_threads", "finish", "queueing"]
+__all__ = ["ptxas_args", "start", "start_locked", "report", "wanted", "set_threads", "finish", "queueing"]
 
 _lock = threading.Lock()
 _jobs: dict[tuple, Future] = {}
@@ -243,6 +243,42 @@ def start(path: str, opts) -> None:
             if old is None:
                 break
             del _jobs[old]
+
+
+def start_locked(path: str, opts) -> Optional[Callable[[], None]]:
+    """Take ptxas' cache lock for the file's report now and compile it in a thread that
+    stores it and lets go of the lock; a process asking for the same report from now on
+    waits for this compile and reads its report (registers._locked_compile), however soon it
+    asks. Returns the wait for the compile; None when there is nothing to compile here (not
+    wanted, no kernel in the text, already cached, NVRTC, or another process compiling it)."""
+    if not wanted(opts):
+        return None
+    key = ptxas_args(path, opts.arch, list(opts.include_dirs or []), list(opts.defines or []),
+                     getattr(opts, "std", None))
+    if key is None:
+        return None
+    from .registers import _compile_lock, _read_cached, _store
+
+    plan = _plan(key)
+    if plan is None or plan.dc is None:
+        return None
+    cfile = plan.cache_file()
+    if _read_cached(cfile) is not None:
+        return None
+    lock = _compile_lock(cfile, wait=False).__enter__()
+    if lock.busy:
+        return None
+
+    def run() -> None:
+        try:
+            if _read_cached(cfile) is None:
+                _store(cfile, plan.compile())
+        finally:
+            lock.__exit__(None, None, None)
+
+    t = threading.Thread(target=run, name="cudalint-ptxas-locked", daemon=True)
+    t.start()
+    return t.join
 
 
 def _spawn() -> None:

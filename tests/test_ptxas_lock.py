@@ -42,3 +42,49 @@ def test_two_processes_compile_once(tmp_path):
     assert sorted(o.split(" ", 2)[1] for o in outs) == ["False", "True"]
     assert outs[0].split(" ", 2)[2] == outs[1].split(" ", 2)[2]
     assert "matmul" in outs[0].split(" ", 2)[2]
+
+
+@pytest.mark.parametrize("select,compiles", [([], 1), (["CL2"], 0)])
+def test_a_one_file_run_compiles_in_its_frontend_process(tmp_path, monkeypatch, select, compiles):
+    # engine._prefetch_registers: the process that parses the file compiles its report while
+    # the other still imports the analyses; that one reads it from ptxas' cache (one compile in
+    # all). None when no selected rule reads registers.
+    import threading
+
+    from cudalint.analyzer import lowering
+    from cudalint.analyzer.options import AnalysisOptions
+    from cudalint.engine import Task, check_files
+    from cudalint.rules.options import CheckOptions
+
+    if threading.active_count() != 1:
+        pytest.skip("another thread runs: the one-file run would not fork")
+    log = tmp_path / "calls.log"
+    wrapper = tmp_path / "nvcc"
+    wrapper.write_text(textwrap.dedent(f"""\
+        #!/bin/sh
+        case "$*" in *-cubin*) echo "$PPID" >> {log};; esac
+        exec {NVCC} "$@"
+        """))
+    wrapper.chmod(0o755)
+    real_take = lowering.take
+
+    def take(path, opts, source):  # in the analysing process
+        with open(tmp_path / "analysing.pid", "w") as f:
+            f.write(str(os.getpid()))
+        return real_take(path, opts, source)
+
+    monkeypatch.setattr(lowering, "take", take)
+    from cudalint.analyzer import ptxas_jobs
+    monkeypatch.setattr(ptxas_jobs, "_jobs", {})  # reports earlier tests left in memory
+    monkeypatch.setenv("CUDALINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CUDALINT_NVCC", str(wrapper))
+    monkeypatch.delenv("CUDALINT_NO_FORK", raising=False)
+    src = ROOT / "fixtures" / "examples" / "matmul.cu"
+    res = check_files([Task(str(src), AnalysisOptions(), CheckOptions(select=select))], jobs=1)[0]
+    assert res.error is None
+    pids = log.read_text().split() if log.exists() else []
+    assert len(pids) == compiles
+    analysing = (tmp_path / "analysing.pid").read_text()
+    # compiled by neither the analysing process nor this one (which would mean that the
+    # analysis asked for a report it did not find: a second compile)
+    assert all(p not in (analysing, str(os.getpid())) for p in pids), (pids, analysing, os.getpid())
