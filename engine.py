@@ -297,35 +297,46 @@ def _isolated(task: Task) -> TaskResult:
     an exception) or a hang in C code becomes that file's CL000 instead of ending the run.
     Two: one parses and lowers the file (:func:`_lower_in_child`: libclang's part) while the
     other loads the analyses, then takes that IR and analyses it (:func:`_child_task`); the
-    lowering is off the critical path, the imports on it. Forking costs milliseconds. Falls
+    lowering is off the critical path, the imports on it. The analysing one is the process
+    the launcher started before reading the command line when there is one (``preload``),
+    its imports done or under way. Forking costs milliseconds. Falls
     back to running in-process where fork is unsafe or missing (threads running, e.g. the
     editor server; not POSIX) or when CUDALINT_NO_FORK is set."""
     if not _can_fork():
         broken = load_analyses()
         return TaskResult(crash_result(task.path, broken)) if broken else _guarded(task)
+    from . import preload
+
+    pre = preload.take() if task.source is None else None  # started by the launcher: imports done or under way
     front = None  # (pid, read end) of the frontend process
     if task.source is None:
-        lr, lw = os.pipe()
+        lr, lw = (-1, pre.lowered_w) if pre else os.pipe()
         pid = os.fork()
         if pid == 0:
-            _in_child(lambda: _lower_in_child(task, lw), close=(lr,))
+            _in_child(lambda: _lower_in_child(task, lw),
+                      close=(pre.task_w, pre.result_r) if pre else (lr,))
         os.close(lw)
         front = (pid, lr)
-    rfd, wfd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: analyse, send the pickled result, leave without cleanup handlers
-        def work():
-            import pickle
-            try:
-                data = pickle.dumps(_child_task(task, front[1] if front else None))
-            except BaseException as exc:  # noqa: BLE001
-                data = pickle.dumps(TaskResult(crash_result(task.path, f"internal error: {exc}")))
-            with os.fdopen(wfd, "wb") as f:
-                f.write(data)
-        _in_child(work, close=(rfd,))
-    os.close(wfd)
-    if front:
-        os.close(front[1])
+    if pre:
+        pre.lowered_w = -1
+        preload.send(pre, task, lowered=True)
+        pid, rfd = pre.pid, pre.result_r
+    else:
+        rfd, wfd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: analyse, send the pickled result, leave without cleanup handlers
+            def work():
+                import pickle
+                try:
+                    data = pickle.dumps(_child_task(task, front[1] if front else None))
+                except BaseException as exc:  # noqa: BLE001
+                    data = pickle.dumps(TaskResult(crash_result(task.path, f"internal error: {exc}")))
+                with os.fdopen(wfd, "wb") as f:
+                    f.write(data)
+            _in_child(work, close=(rfd,))
+        os.close(wfd)
+        if front:
+            os.close(front[1])
     tr = None
     try:
         tr = _await_child(task, pid, rfd)
@@ -973,6 +984,9 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
     # Biggest files first: better load balance in the pool.
     todo.sort(key=lambda i: -_size(tasks[i].path))
     workers = 1 if (jobs <= 1 or len(todo) <= 1) else min(jobs, len(todo))
+    if len(todo) != 1:
+        from . import preload
+        preload.discard()  # the analysing process the launcher started: not for this run
     bar = _Progress(len(todo)) if progress and len(todo) >= PROGRESS_MIN_FILES else None
 
     def record(i: int, tr: TaskResult) -> None:

@@ -1,6 +1,6 @@
 """The ``cudalint`` command's entry point: ``--version`` is answered before the command line
-interface (typer, the subcommands and what they import) is loaded; everything else goes to
-:func:`cudalint.cli.main`."""
+interface (typer, the subcommands and what they import) is loaded; a one-file check starts its
+analysing process first (``preload``); everything goes to :func:`cudalint.cli.main`."""
 from __future__ import annotations
 
 import sys
@@ -14,11 +14,15 @@ def main(argv: Optional[list[str]] = None) -> None:
 
         sys.stdout.write(f"cudalint {__version__}\n")
         raise SystemExit(0)
-    from .cli import main as cli_main
+    from . import preload
 
+    preload.start(args)  # a one-file check: the analyses load while the command line is read
     try:
+        from .cli import main as cli_main
+
         cli_main(args)
     finally:
+        preload.discard()
         # What the run built lives until the process ends: frozen, the interpreter's last
         # collection does not walk it all (20 ms, a tenth of a run answered from the cache).
         import gc

@@ -1,0 +1,99 @@
+"""The analysing process a one-file check starts before reading its command line (preload.py):
+used for the one file, stopped when the run does not need it, never left behind, and a crash
+in it is still the file's CL000."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cudalint.preload import one_file_check
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ROOT / "fixtures" / "examples" / "matmul.cu"
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX fork")
+
+
+def test_which_arguments_start_it(tmp_path):
+    a, b = tmp_path / "a.cu", tmp_path / "b.cuh"
+    a.write_text("\n")
+    b.write_text("\n")
+    (tmp_path / "dir").mkdir()
+    f = str(a)
+    assert one_file_check(["check", f]) and one_file_check([f]) and one_file_check([f, "--no-cache"])
+    assert one_file_check(["check", "--select", "CL2", f, "--output-format", "json"])
+    assert not one_file_check(["check", f, str(b)])  # two files: the pool or the in-process loop
+    assert not one_file_check(["check", str(tmp_path / "dir")])  # a directory: how many inside?
+    assert one_file_check(["check", f, "-I", str(tmp_path / "dir")])  # an option's value
+    assert not one_file_check(["check", str(tmp_path / "missing.cu")])
+    assert not one_file_check(["explain", f]) and not one_file_check(["check", f, "--help"])
+    assert not one_file_check([]) and not one_file_check(["--version"])
+
+
+PROBE = """
+import json, os, sys
+import cudalint.preload as preload
+took = []
+real_take = preload.take
+def take():
+    a = real_take()
+    took.append(a is not None)
+    return a
+preload.take = take
+if os.environ.get("PROBE_CRASH"):
+    import signal, cudalint.engine as engine
+    def run_task(task):
+        import resource
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.kill(os.getpid(), signal.SIGSEGV)
+    engine.run_task = run_task
+from cudalint.launcher import main
+code = None
+try:
+    main(sys.argv[1:])
+except SystemExit as e:
+    code = e.code
+try:
+    left = os.waitpid(-1, os.WNOHANG) != (0, 0)
+except ChildProcessError:
+    left = False
+sys.stdout.flush()
+print(json.dumps({"code": code, "took": took, "children_left": left,
+                  "sympy_here": "sympy" in sys.modules}))
+"""
+
+
+def _run(args, tmp_path, **env) -> tuple[dict, str]:
+    e = dict(os.environ, CUDALINT_CACHE_DIR=str(tmp_path / "cache"), **env)
+    e.pop("CUDALINT_NO_FORK", None)
+    e.update(env)
+    p = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=e, timeout=300)
+    lines = p.stdout.strip().splitlines()
+    return json.loads(lines[-1]), "\n".join(lines[:-1])
+
+
+def test_a_one_file_check_is_analysed_by_the_process_started_first(tmp_path):
+    out, report = _run(["check", str(FIXTURE), "--no-cache"], tmp_path)
+    assert out["took"] == [True] and out["code"] == 1
+    assert not out["children_left"] and not out["sympy_here"]  # analysed elsewhere, all reaped
+    alone, same = _run(["check", str(FIXTURE), "--no-cache"], tmp_path, CUDALINT_NO_FORK="1")
+    assert alone["took"] == [] and alone["sympy_here"]  # no fork: analysed in the process itself
+    assert report == same and "matmul_tiled" in report
+
+
+def test_a_run_that_does_not_need_it_stops_it(tmp_path):
+    cached, _ = _run(["check", str(FIXTURE)], tmp_path)
+    assert cached["took"] == [True]
+    again, _ = _run(["check", str(FIXTURE)], tmp_path)  # from the result cache
+    assert again["took"] == [] and again["code"] == 1 and not again["children_left"]
+
+
+def test_a_crash_in_it_is_the_files_cl000(tmp_path):
+    out, report = _run(["check", str(FIXTURE), "--no-cache"], tmp_path, PROBE_CRASH="1")
+    assert out["took"] == [True] and out["code"] == 2 and not out["children_left"]
+    assert "CL000" in report and "crashed (signal SIGSEGV)" in report
