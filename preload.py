@@ -4,7 +4,7 @@ Loading the analyses (sympy, networkx, numpy, the rules: 0.35 to 0.45 s) is most
 run; reading the command line, the configuration and the result cache is another 0.05 s that
 need not come first. The launcher forks this process as soon as the arguments look like one
 file to check (:func:`start`); it loads the analyses at once, then waits for its task, which
-``engine._isolated`` hands it (:func:`take`) instead of forking an analysing process then.
+``isolation.isolated`` hands it (:func:`take`) instead of forking an analysing process then.
 A run that turns out not to need it (a result-cache hit, several files, an error in the
 arguments) stops it (:func:`discard`): it costs CPU on another core, never the user's wait.
 
@@ -81,16 +81,17 @@ def _serve(task_r: int, lowered_r: int, result_w: int) -> None:
     faulthandler.disable()  # a crash here is the file's CL000, reported by the parent
     from .engine import load_analyses
 
-    load_analyses()
+    load_analyses()  # (and the isolation module below is light)
     with os.fdopen(task_r, "rb") as f:
         try:
             task, lowered = pickle.load(f)
         except EOFError:  # not needed after all
             return
-    from .engine import TaskResult, _child_task, crash_result
+    from .engine import TaskResult, crash_result
+    from .isolation import child_task
 
     try:
-        data = pickle.dumps(_child_task(task, lowered_r if lowered else None))
+        data = pickle.dumps(child_task(task, lowered_r if lowered else None))
     except BaseException as exc:  # noqa: BLE001
         data = pickle.dumps(TaskResult(crash_result(task.path, f"internal error: {exc}")))
     with os.fdopen(result_w, "wb") as f:

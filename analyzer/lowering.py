@@ -4,7 +4,7 @@
 :class:`~.ir.TranslationUnit` with what the parse said about it (a :class:`Lowered`). It imports
 no analysis (no sympy, networkx or numpy): a one-file run lowers its file in a process of its
 own, started before the analyses load in another, and hands the IR over pickled
-(``engine._isolated``; a lowered file pickles in a millisecond or two, lowering it took tens).
+(``isolation.isolated``; a lowered file pickles in a millisecond or two, lowering it took tens).
 :func:`expect` tells this module where such a lowering will arrive from, and :func:`take` is how
 the pipeline gets it; without one, the pipeline lowers the file itself.
 """
@@ -132,7 +132,7 @@ def callees(fn: ir.Function) -> list[ir.Function]:
 class FrontendGone(BaseException):
     """The process lowering the file ended without a result (a signal in libclang's C code).
     A BaseException: the analysis' own handlers must not turn it into an internal error; the
-    process that started both reports it (``engine._isolated``)."""
+    process that started both reports it (``isolation.isolated``)."""
 
 
 _expected: dict[tuple, Callable[[], Optional[Lowered]]] = {}

@@ -251,7 +251,7 @@ def test_single_file_run_survives_a_crash_and_a_hang(tmp_path, monkeypatch):
 
 
 def test_single_file_run_survives_a_crash_and_a_hang_in_its_frontend_process(tmp_path, monkeypatch):
-    # The file is parsed and lowered in a process of its own (engine._lower_in_child), where
+    # The file is parsed and lowered in a process of its own (isolation._lower_in_child), where
     # libclang's C code runs: a signal there is the file's CL000 saying so; a hang there runs
     # the analysing process into its time limit; a Python error there is redone, and
     # reported, by the analysis itself.

@@ -116,7 +116,7 @@ def test_a_crash_while_a_worker_also_parses_its_next_file_is_not_blamed_on_its_o
 
 
 def test_a_one_file_run_parses_in_a_process_of_its_own_while_the_analyses_load(tmp_path, monkeypatch):
-    # engine._isolated: one forked child parses and lowers the file while another imports the
+    # isolation.isolated: one forked child parses and lowers the file while another imports the
     # analyses, then takes that IR instead of parsing again. Each parse_file call, and what the
     # analysis took, is written down (by the children, separate processes) with its process.
     if threading.active_count() != 1:

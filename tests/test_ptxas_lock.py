@@ -46,7 +46,7 @@ def test_two_processes_compile_once(tmp_path):
 
 @pytest.mark.parametrize("select,compiles", [([], 1), (["CL2"], 0)])
 def test_a_one_file_run_compiles_in_its_frontend_process(tmp_path, monkeypatch, select, compiles):
-    # engine._prefetch_registers: the process that parses the file compiles its report while
+    # isolation._prefetch_registers: the process that parses the file compiles its report while
     # the other still imports the analyses; that one reads it from ptxas' cache (one compile in
     # all). None when no selected rule reads registers.
     import threading

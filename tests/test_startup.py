@@ -57,7 +57,7 @@ def test_a_result_cache_hit_loads_no_analysis(tmp_path):
 
 def test_a_one_file_run_loads_the_analyses_in_its_child_while_the_file_parses(tmp_path):
     # A forked child imports the analyses while another parses and lowers the file
-    # (engine._isolated); the parent, which only waits for the result, never loads them.
+    # (isolation.isolated); the parent, which only waits for the result, never loads them.
     out = _run(["check", str(FIXTURE), "--no-cache"], tmp_path / "cache")
     assert out["code"] == 1 and out["heavy"] == []
     env = dict(os.environ, CUDALINT_CACHE_DIR=str(tmp_path / "cache"), CUDALINT_NO_FORK="1")

@@ -1,0 +1,255 @@
+"""One file checked in forked processes, so that a libclang crash (a signal, not an exception)
+or a hang in C code becomes that file's CL000 instead of ending the run (``engine`` runs every
+single-file check through :func:`isolated`).
+
+Two children: the *frontend process* parses and lowers the file (all of libclang's work,
+:func:`_lower_in_child`) and hands the IR over, pickled, while the *analysing process* loads
+the analyses, then takes that IR and analyses it (:func:`child_task`): the lowering is off the
+critical path, the imports (most of a one-file run) on it. The analysing process is the one
+the launcher started before reading the command line when there is one (``preload``). The
+frontend process also compiles the file's register report, holding ptxas' cache lock from
+before it parses, so that the analysis finds it there (:func:`_prefetch_registers`).
+"""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from typing import Any, Callable, Optional
+
+from . import engine
+from .engine import Task, TaskResult, _signal_name, crash_result
+
+def can_fork() -> bool:
+    """Whether :func:`_isolated` forks: fork exists, no other thread runs (the editor server's),
+    and CUDALINT_NO_FORK is unset."""
+    return hasattr(os, "fork") and threading.active_count() == 1 and not os.environ.get("CUDALINT_NO_FORK")
+
+
+def child_task(task: Task, lowered_fd: Optional[int] = None) -> TaskResult:
+    """The analysing process' work: load the analyses, then analyse. Its file is meanwhile parsed
+    and lowered, on another core, by the frontend process (:func:`_lower_in_child`), whose
+    result arrives on ``lowered_fd``; without one, a thread here parses the file during the
+    imports (libclang releases the GIL), and the analysis lowers it."""
+    if lowered_fd is not None:
+        from .analyzer import lowering
+
+        lowering.expect(task.path, task.aopts, lambda: _receive_lowered(lowered_fd))
+    elif task.source is None:
+        try:
+            from .analyzer.frontend.parse_ahead import start_for
+
+            start_for(task.path, task.aopts)
+        except Exception:  # noqa: BLE001 - only a head start: the analysis parses it itself
+            pass
+    broken = engine.load_analyses()
+    if broken:
+        return TaskResult(crash_result(task.path, broken))
+    try:
+        return engine.run_task(task)
+    except BaseException as exc:  # noqa: BLE001 - as _guarded, but the frontend's end is the parent's to tell
+        from .analyzer.lowering import FrontendGone
+
+        if isinstance(exc, FrontendGone):  # the parent, which reaps that process, says how it ended
+            return TaskResult(crash_result(task.path, "the frontend process ended without a result"),
+                              frontend_gone=True)
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        return TaskResult(crash_result(task.path, f"internal error: {type(exc).__name__}: {exc}"))
+
+
+def _lower_in_child(task: Task, wfd: int) -> None:
+    """The frontend process of a one-file run: parse and lower the file (all of libclang's
+    work) and write the result, pickled, to ``wfd``; None when lowering raised (the analysis
+    then lowers the file itself, and reports the error as it would have). Meanwhile, and
+    then waited for, the file's register report (:func:`_prefetch_registers`). Imports
+    nothing of the analyses."""
+    import pickle
+
+    compiled = _prefetch_registers(task)
+    data = pickle.dumps(None)
+    try:
+        from .analyzer.lowering import lower_file, read_source
+        from .analyzer.options import not_a_source
+
+        source, _ = read_source(task.path) if not not_a_source(task.path) else (None, None)
+        if source is not None and source.strip():
+            data = pickle.dumps(lower_file(task.path, source, task.aopts), protocol=pickle.HIGHEST_PROTOCOL)
+    except BaseException:  # noqa: BLE001 - a Python error (deep IR included): redone where it is reported
+        pass
+    with os.fdopen(wfd, "wb") as f:
+        f.write(data)
+    if compiled is not None:
+        compiled()  # the report reaches the analysis through ptxas' cache (its lock held till then)
+
+
+def _receive_lowered(fd: int):
+    """Read the frontend process' result (waiting for it): a ``Lowered``, None, or raise
+    ``FrontendGone`` when it ended without writing one."""
+    import pickle
+
+    from .analyzer.lowering import FrontendGone
+
+    with os.fdopen(fd, "rb") as f:
+        data = f.read()
+    try:
+        return pickle.loads(data)
+    except Exception:  # noqa: BLE001 - nothing, or a part: the process died
+        raise FrontendGone() from None
+
+
+def isolated(task: Task) -> TaskResult:
+    """Check one file in a frontend and an analysing process (the module's docstring); forking
+    costs milliseconds. Runs in this process where fork is unsafe or missing (threads running,
+    e.g. the editor server; not POSIX) or when CUDALINT_NO_FORK is set."""
+    if not can_fork():
+        broken = engine.load_analyses()
+        if broken:
+            return TaskResult(crash_result(task.path, broken))
+        return engine._guarded(task)
+    from . import preload
+
+    pre = preload.take() if task.source is None else None  # started by the launcher: imports done or under way
+    front = None  # (pid, read end) of the frontend process
+    if task.source is None:
+        lr, lw = (-1, pre.lowered_w) if pre else os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            _in_child(lambda: _lower_in_child(task, lw),
+                      close=(pre.task_w, pre.result_r) if pre else (lr,))
+        os.close(lw)
+        front = (pid, lr)
+    if pre:
+        pre.lowered_w = -1
+        preload.send(pre, task, lowered=True)
+        pid, rfd = pre.pid, pre.result_r
+    else:
+        rfd, wfd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: analyse, send the pickled result, leave without cleanup handlers
+            def work():
+                import pickle
+                try:
+                    data = pickle.dumps(child_task(task, front[1] if front else None))
+                except BaseException as exc:  # noqa: BLE001
+                    data = pickle.dumps(TaskResult(crash_result(task.path, f"internal error: {exc}")))
+                with os.fdopen(wfd, "wb") as f:
+                    f.write(data)
+            _in_child(work, close=(rfd,))
+        os.close(wfd)
+        if front:
+            os.close(front[1])
+    tr = None
+    try:
+        tr = _await_child(task, pid, rfd)
+    finally:
+        # the frontend process may still be compiling the report nobody asked for: given the
+        # time the analysis had, then stopped (and at once after a failure or an interrupt)
+        fine = tr is not None and tr.result.error is None
+        status = _reap(front[0], (task.time_limit or 60.0) if fine else 0.0) if front else None
+    if front and tr.frontend_gone:
+        code = _exit_code(status) if status is not None else None
+        why = f" ({_signal_name(code)})" if code else ""
+        tr = TaskResult(crash_result(task.path, f"the analyser process crashed{why} while parsing this "
+                                                 "file; libclang may have hit an internal error on it"))
+    return tr
+
+
+def _prefetch_registers(task: Task) -> Optional[Callable[[], Any]]:
+    """Start compiling the file's register report in the frontend process of a one-file run,
+    before it parses the file, while the analysing process imports: that one, which could
+    start it only once the analyses are loaded, then waits on ptxas' cache lock, held from
+    now on by this compile, and reads the report (``ptxas_jobs.start_locked``). Only when a
+    selected rule may read it (decided without the rules, which import the analyses).
+    Returns the wait for the compile, or None when none was started."""
+    if task.source is not None:
+        return None
+    try:
+        from .analyzer.options import rules_may_read
+        from .analyzer.ptxas_jobs import start_locked
+
+        if not rules_may_read("resources", task.copts.enabled):
+            return None
+        return start_locked(task.path, task.aopts)
+    except Exception:  # noqa: BLE001 - only a head start: the analysis compiles it itself
+        return None
+
+
+def _in_child(work, close: tuple = ()) -> None:
+    """In a forked child: do ``work`` and leave without the parent's cleanup handlers."""
+    code = 0
+    try:
+        # A crash here is reported by the parent as the file's CL000; a traceback dump
+        # inherited from the parent (pytest, PYTHONFAULTHANDLER) would only add noise.
+        import faulthandler
+        faulthandler.disable()
+        for fd in close:
+            os.close(fd)
+        work()
+    except BaseException:  # noqa: BLE001
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _exit_code(status: int) -> int:
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def _reap(pid: int, wait_s: float = 0.0) -> int:
+    """The exit status of a child, given ``wait_s`` seconds to end, then stopped."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(0.005)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    _, status = os.waitpid(pid, 0)
+    return status
+
+
+def _await_child(task: Task, pid: int, rfd: int) -> TaskResult:
+    """The analysing child's result: read within the time limit (plus a grace period), else
+    the child is stopped; a crash or a hang becomes the file's CL000."""
+    import pickle
+    import select
+
+    limit = (task.time_limit or 0) + engine.KILL_GRACE_S if task.time_limit else None
+    deadline = time.monotonic() + limit if limit else None
+    chunks, hung = [], False
+    with os.fdopen(rfd, "rb") as f:
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([f], [], [], wait)
+            if not ready:
+                hung = True
+                break
+            chunk = os.read(f.fileno(), 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    if hung:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    _, status = os.waitpid(pid, 0)
+    if chunks and not hung:
+        try:
+            return pickle.loads(b"".join(chunks))
+        except Exception:  # noqa: BLE001 - a truncated result: treated as a crash below
+            pass
+    if hung:
+        msg = (f"analysis exceeded the per-file time limit of {task.time_limit:g} s "
+               "(the analyser process was stopped)")
+    else:
+        msg = (f"the analyser process crashed ({_signal_name(_exit_code(status))}) while analysing this file; "
+               "libclang may have hit an internal error on it")
+    return TaskResult(crash_result(task.path, msg))
