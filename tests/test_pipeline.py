@@ -27,6 +27,27 @@ def test_needed_facts_follow_the_rule_families():
     assert needed_facts(["CL4"]) >= {"resources"}
 
 
+def test_whether_a_rule_may_read_a_fact_is_known_without_loading_the_rules():
+    # options.rules_may_read (a one-file run's frontend process decides with it whether to
+    # compile the register report): True whenever an enabled rule reads the fact, False only
+    # when none does; checked against the registry for every select/ignore combination below
+    from cudalint.analyzer.options import rules_may_read
+    from cudalint.rules.registry import all_rules
+
+    codes = [r.code for r in all_rules() if r.check is not None]
+    prefixes = [[], ["CL1"], ["CL2"], ["CL4"], ["CL401"], ["CL6", "CL7"], ["CL10"], ["CL1", "CL4"], ["CL5"]]
+    for select in prefixes:
+        for ignore in prefixes:
+            enabled = CheckOptions(select=select, ignore=ignore).enabled
+            for fact in ALL_FACTS:
+                exact = fact in needed_facts([c for c in codes if enabled(c)])
+                assert rules_may_read(fact, enabled) or not exact, (select, ignore, fact)
+    assert not rules_may_read("resources", CheckOptions(select=["CL2"]).enabled)
+    assert not rules_may_read("resources", CheckOptions(ignore=["CL1", "CL4"]).enabled)
+    assert rules_may_read("resources", CheckOptions().enabled)
+    assert rules_may_read("resources", CheckOptions(select=["CL401"]).enabled)
+
+
 def test_a_run_restricted_to_coalescing_computes_only_the_access_facts():
     fa = analyze_file(str(COLUMN), AnalysisOptions(use_ptxas=False, facts=needed_facts(["CL201"])))
     assert fa.target.arch == DEFAULT_ARCH
