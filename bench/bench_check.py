@@ -255,7 +255,9 @@ def main(argv=None) -> int:
             runs["parallel"].append(t)
         m = {k: statistics.median(v) for k, v in runs.items()}
         n = len(files)
-        print(f"files: {n}  repeat: {a.repeat} (medians)  ptxas: {compiler}  "
+        # the cores matter to the parallel ratio: a 1-process run already keeps a second core
+        # busy (parse-ahead, ptxas), so 2 workers on 2 cores have nothing left to gain
+        print(f"files: {n}  repeat: {a.repeat} (medians)  ptxas: {compiler}  cores: {os.cpu_count()}  "
               f"cold analysed {analysed}, warm from cache {cached}")
         print(f"bare libclang parse           : {m['bare']:8.2f} s  ({m['bare'] / n * 1000:.0f} ms/file)")
         print(f"cold, 1 process               : {m['cold']:8.2f} s")
