@@ -73,11 +73,15 @@ _MISSING_NOTE = re.compile(r"^header <(?P<name>.+?)> not found")
 
 
 def start_ptxas(task: Task) -> None:
-    """Start the file's register report in the background, before it is parsed."""
+    """Start the file's register report in the background, before it is parsed, and before
+    the analyses load: whether a selected rule may read registers is known without them
+    (``options.rules_may_read``), so a pool's parent spawns its workers at once and a
+    ``--jobs 1`` run compiles while it imports."""
+    from .analyzer.options import rules_may_read
     from .analyzer.ptxas_jobs import start
-    from .rules.runner import effective_options
 
-    start(task.path, effective_options(task.aopts, task.copts))
+    if task.aopts.facts is not None or rules_may_read("resources", task.copts.enabled):
+        start(task.path, task.aopts)
 
 
 def _parse_ahead(path: str, aopts, copts, source: Optional[str] = None) -> None:
@@ -490,9 +494,7 @@ def _worker_main(conn) -> None:
 def _start_quietly(path: str, aopts, copts, source: Optional[str] = None) -> None:
     try:
         if source is None:
-            from .analyzer.ptxas_jobs import start
-            from .rules.runner import effective_options
-            start(path, effective_options(aopts, copts))
+            start_ptxas(Task(path, aopts, copts))
     except Exception:  # noqa: BLE001 - the analysis compiles it itself if this failed
         pass
 
@@ -776,16 +778,15 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
             # child would redo the warm-up the first file pays for (measured 1.8x -> 2.3x of a
             # bare parse on 40 cuda-samples files).
             run = _isolated if len(todo) == 1 else _guarded
-            broken = load_analyses() if todo and not (run is _isolated and _can_fork()) else None
-            if len(todo) > 1 and not broken:
-                from .analyzer.ptxas_jobs import set_threads
+            if len(todo) > 1:
+                from .analyzer.ptxas_jobs import queueing, set_threads
                 # the compiles run niced (registers._nice_prefix): they fill what the analysis
                 # leaves of every core, the one it runs on included
                 set_threads(int(os.environ.get("CUDALINT_PTXAS_THREADS", 0)) or min(4, default_jobs()))
-                from .analyzer.ptxas_jobs import queueing
-                with queueing():  # every compile queued now, then batched: they overlap the analyses below
+                with queueing():  # every compile queued now, then batched: they overlap the imports and analyses below
                     for i in todo:
                         start_ptxas(tasks[i])
+            broken = load_analyses() if todo and not (run is _isolated and _can_fork()) else None
             try:
                 for n, i in enumerate(todo):
                     if run is _guarded and not broken and n + 1 < len(todo):

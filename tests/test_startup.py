@@ -80,3 +80,20 @@ def test_loading_the_analyses_starts_no_blas_threads():
     p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 0, p.stderr
     assert int(p.stdout.split()[-1]) == 1
+
+
+def test_starting_a_files_compile_loads_no_analysis(tmp_path):
+    # engine.start_ptxas decides whether a selected rule reads registers without the rules
+    # (they import the analyses): a pool's parent spawns its workers at once, a --jobs 1 run
+    # compiles while it imports (before: 0.4 s of imports first; 2 files took 1.2 s, now 0.9)
+    probe = (
+        "import sys; from cudalint.engine import Task, start_ptxas; "
+        "from cudalint.analyzer.options import AnalysisOptions; from cudalint.rules.options import CheckOptions; "
+        "from cudalint.analyzer import ptxas_jobs; "
+        f"start_ptxas(Task({str(FIXTURE)!r}, AnalysisOptions(), CheckOptions())); "
+        f"start_ptxas(Task({str(FIXTURE)!r}, AnalysisOptions(arch='sm_80'), CheckOptions(select=['CL2']))); "
+        "print(len(ptxas_jobs._jobs), [m for m in %r if m in sys.modules]); ptxas_jobs.finish(wait=False)" % (HEAVY,))
+    env = dict(os.environ, CUDALINT_CACHE_DIR=str(tmp_path / "cache"))
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split(None, 1) == ["1", "[]\n"]  # one compile started (not the CL2-only one), nothing heavy
