@@ -371,9 +371,6 @@ def explain_cmd(
     isolated: bool = IsolatedOpt,
 ):
     """Show per-kernel facts: launch configuration and where every variable lives."""
-    from .analyzer.pipeline import analyze_file
-    from .reporters.explain import render_explain_json, render_explain_text
-
     aopts = _analysis_options(arch, block, grid, dynamic_smem, param, include, define, std,
                               compile_commands, frontend, device, peak_gflops, bandwidth_gbs)
     if output_format not in ("text", "json"):
@@ -387,16 +384,28 @@ def explain_cmd(
     tasks, _ = _plan(ctx, files, aopts, None, None, config, isolated, None, excl)  # configuration
     roots, covered = plan_tasks(tasks, plan)
     done: dict[int, object] = {}
+    # Each file is parsed and lowered in a forked process of its own (a libclang crash or hang
+    # is that file's error), meanwhile the analyses load here; forked before any thread starts.
+    from .isolation import frontends
+
+    fronts = frontends(tasks, roots)
+    from .analyzer.lowering import FrontendGone
+    from .analyzer.pipeline import analyze_file
     from .analyzer.ptxas_jobs import start as start_ptxas
+    from .reporters.explain import render_explain_json, render_explain_text
     for f, task in zip(files, tasks):
         start_ptxas(f, task.aopts)  # compiles in the background while the files are analysed
 
     def explain_one(i: int) -> None:
+        from .analyzer.pipeline import FileAnalysis, ParseProblem
         try:
             fa = analyze_file(files[i], tasks[i].aopts)
+        except FrontendGone:
+            fa = FileAnalysis(path=files[i], error=ParseProblem(fronts[i].why()))
         except Exception as exc:  # never a traceback for the user
-            from .analyzer.pipeline import FileAnalysis, ParseProblem
             fa = FileAnalysis(path=files[i], error=ParseProblem(f"internal error: {type(exc).__name__}: {exc}"))
+        if i in fronts:
+            fronts[i].end(60.0)  # (its compile of the register report, if the analysis did not wait for it)
         done[i] = fa
 
     for i in roots:

@@ -9,6 +9,9 @@ critical path, the imports (most of a one-file run) on it. The analysing process
 the launcher started before reading the command line when there is one (``preload``). The
 frontend process also compiles the file's register report, holding ptxas' cache lock from
 before it parses, so that the analysis finds it there (:func:`_prefetch_registers`).
+
+``explain`` analyses in its own process but parses each file in a frontend process too
+(:class:`Frontend`): the same overlap, and libclang's crash or hang is still that file's error.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from typing import Any, Callable, Optional
 
 from . import engine
 from .engine import Task, TaskResult, _signal_name, crash_result
+from .rules.options import DEFAULT_TIME_LIMIT_S
 
 def can_fork() -> bool:
     """Whether :func:`_isolated` forks: fork exists, no other thread runs (the editor server's),
@@ -84,19 +88,79 @@ def _lower_in_child(task: Task, wfd: int) -> None:
         compiled()  # the report reaches the analysis through ptxas' cache (its lock held till then)
 
 
-def _receive_lowered(fd: int):
-    """Read the frontend process' result (waiting for it): a ``Lowered``, None, or raise
-    ``FrontendGone`` when it ended without writing one."""
+def _receive_lowered(fd: int, deadline: Optional[float] = None):
+    """Read the frontend process' result (waiting for it, until ``deadline`` on the monotonic
+    clock if given): a ``Lowered``, None, or raise ``FrontendGone`` when it ended without
+    writing one (or ran past the deadline)."""
     import pickle
+    import select
 
     from .analyzer.lowering import FrontendGone
 
+    chunks = []
     with os.fdopen(fd, "rb") as f:
-        data = f.read()
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([f], [], [], wait)[0]:
+                raise FrontendGone("timeout")
+            chunk = os.read(f.fileno(), 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
     try:
-        return pickle.loads(data)
+        return pickle.loads(b"".join(chunks))
     except Exception:  # noqa: BLE001 - nothing, or a part: the process died
         raise FrontendGone() from None
+
+
+class Frontend:
+    """A forked frontend process for an analysis that runs in this process (``explain``):
+    the file is parsed and lowered there while this process loads the analyses, and a
+    libclang crash or hang becomes that file's error instead of the end of the run. Started
+    before any thread runs here; :meth:`end` reaps it."""
+
+    def __init__(self, task: Task):
+        from .analyzer import lowering
+
+        self.task = task
+        rfd, wfd = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            _in_child(lambda: _lower_in_child(task, wfd), close=(rfd,))
+        os.close(wfd)
+        limit = task.time_limit or DEFAULT_TIME_LIMIT_S
+        deadline = time.monotonic() + limit
+        lowering.expect(task.path, task.aopts, lambda: _receive_lowered(rfd, deadline))
+        self.status: Optional[int] = None
+
+    def end(self, wait_s: float = 0.0) -> None:
+        if self.status is None:
+            self.status = _reap(self.pid, wait_s)
+
+    def why(self) -> str:
+        """Why it gave no IR (after it ended, killed if it had not)."""
+        self.end()
+        code = _exit_code(self.status)
+        if code == -signal.SIGKILL:
+            return (f"parsing exceeded the per-file time limit of "
+                    f"{self.task.time_limit or DEFAULT_TIME_LIMIT_S:g} s (the parser process was stopped)")
+        return (f"the parser process crashed ({_signal_name(code)}) while parsing this file; "
+                "libclang may have hit an internal error on it")
+
+
+#: At most this many frontend processes for one run (they all parse at once, 0.1 to 0.5 GB
+#: each); a run of more files parses in-process, as before.
+MAX_FRONTENDS = 4
+
+
+def frontends(tasks: list[Task], indices: list[int]) -> dict[int, Frontend]:
+    """A :class:`Frontend` for each of ``tasks[indices]`` read from disk with the clang
+    frontend, where forking is safe and they are few (:data:`MAX_FRONTENDS`); none otherwise
+    (the analysis then parses in-process)."""
+    if not can_fork() or len(indices) > MAX_FRONTENDS:
+        return {}
+    return {i: Frontend(tasks[i]) for i in indices
+            if tasks[i].source is None and tasks[i].aopts.frontend == "clang"}
 
 
 def isolated(task: Task) -> TaskResult:
