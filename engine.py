@@ -72,15 +72,22 @@ class TaskResult:
 _MISSING_NOTE = re.compile(r"^header <(?P<name>.+?)> not found")
 
 
+def may_read_registers(task: Task) -> bool:
+    """Whether ``task``'s analysis may ask for the file's register report, known before the
+    analyses load (``options.rules_may_read``; explicit ``facts`` are judged by
+    ``ptxas_jobs.wanted``)."""
+    from .analyzer.options import rules_may_read
+
+    return task.aopts.facts is not None or rules_may_read("resources", task.copts.enabled)
+
+
 def start_ptxas(task: Task) -> None:
     """Start the file's register report in the background, before it is parsed, and before
-    the analyses load: whether a selected rule may read registers is known without them
-    (``options.rules_may_read``), so a pool's parent spawns its workers at once and a
-    ``--jobs 1`` run compiles while it imports."""
-    from .analyzer.options import rules_may_read
+    the analyses load (:func:`may_read_registers`), so a pool's parent spawns its workers at
+    once and a ``--jobs 1`` run compiles while it imports."""
     from .analyzer.ptxas_jobs import start
 
-    if task.aopts.facts is not None or rules_may_read("resources", task.copts.enabled):
+    if may_read_registers(task):
         start(task.path, task.aopts)
 
 

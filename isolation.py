@@ -88,27 +88,36 @@ def _lower_in_child(task: Task, wfd: int) -> None:
         compiled()  # the report reaches the analysis through ptxas' cache (its lock held till then)
 
 
-def _receive_lowered(fd: int, deadline: Optional[float] = None):
-    """Read the frontend process' result (waiting for it, until ``deadline`` on the monotonic
-    clock if given): a ``Lowered``, None, or raise ``FrontendGone`` when it ended without
-    writing one (or ran past the deadline)."""
-    import pickle
+def _read_all(fd: int, deadline: Optional[float] = None) -> Optional[bytes]:
+    """Everything a child writes on ``fd`` until it closes it (or ends), or None when
+    ``deadline`` (monotonic clock) passes first."""
     import select
-
-    from .analyzer.lowering import FrontendGone
 
     chunks = []
     with os.fdopen(fd, "rb") as f:
         while True:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             if not select.select([f], [], [], wait)[0]:
-                raise FrontendGone("timeout")
+                return None
             chunk = os.read(f.fileno(), 1 << 20)
             if not chunk:
-                break
+                return b"".join(chunks)
             chunks.append(chunk)
+
+
+def _receive_lowered(fd: int, deadline: Optional[float] = None):
+    """Read the frontend process' result (waiting for it, until ``deadline`` on the monotonic
+    clock if given): a ``Lowered``, None, or raise ``FrontendGone`` when it ended without
+    writing one (or ran past the deadline)."""
+    import pickle
+
+    from .analyzer.lowering import FrontendGone
+
+    data = _read_all(fd, deadline)
+    if data is None:
+        raise FrontendGone("timeout")
     try:
-        return pickle.loads(b"".join(chunks))
+        return pickle.loads(data)
     except Exception:  # noqa: BLE001 - nothing, or a part: the process died
         raise FrontendGone() from None
 
@@ -224,18 +233,15 @@ def _prefetch_registers(task: Task) -> Optional[Callable[[], Any]]:
     """Start compiling the file's register report in the frontend process of a one-file run,
     before it parses the file, while the analysing process imports: that one, which could
     start it only once the analyses are loaded, then waits on ptxas' cache lock, held from
-    now on by this compile, and reads the report (``ptxas_jobs.start_locked``). Only when a
-    selected rule may read it (decided without the rules, which import the analyses).
-    Returns the wait for the compile, or None when none was started."""
+    now on by this compile, and reads the report (``ptxas_jobs.start_locked``). Only when the
+    analysis may ask for it (``engine.may_read_registers``). Returns the wait for the
+    compile, or None when none was started."""
     if task.source is not None:
         return None
     try:
-        from .analyzer.options import rules_may_read
         from .analyzer.ptxas_jobs import start_locked
 
-        if not rules_may_read("resources", task.copts.enabled):
-            return None
-        return start_locked(task.path, task.aopts)
+        return start_locked(task.path, task.aopts) if engine.may_read_registers(task) else None
     except Exception:  # noqa: BLE001 - only a head start: the analysis compiles it itself
         return None
 
@@ -283,31 +289,19 @@ def _await_child(task: Task, pid: int, rfd: int) -> TaskResult:
     """The analysing child's result: read within the time limit (plus a grace period), else
     the child is stopped; a crash or a hang becomes the file's CL000."""
     import pickle
-    import select
 
     limit = (task.time_limit or 0) + engine.KILL_GRACE_S if task.time_limit else None
-    deadline = time.monotonic() + limit if limit else None
-    chunks, hung = [], False
-    with os.fdopen(rfd, "rb") as f:
-        while True:
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([f], [], [], wait)
-            if not ready:
-                hung = True
-                break
-            chunk = os.read(f.fileno(), 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
+    data = _read_all(rfd, time.monotonic() + limit if limit else None)
+    hung = data is None
     if hung:
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
     _, status = os.waitpid(pid, 0)
-    if chunks and not hung:
+    if data:
         try:
-            return pickle.loads(b"".join(chunks))
+            return pickle.loads(data)
         except Exception:  # noqa: BLE001 - a truncated result: treated as a crash below
             pass
     if hung:

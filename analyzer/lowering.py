@@ -114,8 +114,9 @@ def lower_file(path: str, source: str, opts: AnalysisOptions) -> Lowered:
 
 
 def callees(fn: ir.Function) -> list[ir.Function]:
-    """Every function ``fn`` calls, directly or not (each once)."""
-    out, stack, seen = [], list(fn.callees), set()
+    """Every function ``fn`` calls, directly or not (each once; ``fn`` itself not, even when
+    it recurses)."""
+    out, stack, seen = [], list(fn.callees), {id(fn)}
     while stack:
         f = stack.pop()
         if id(f) in seen:
@@ -139,10 +140,8 @@ _expected: dict[tuple, Callable[[], Optional[Lowered]]] = {}
 
 
 def _key(path: str, opts: AnalysisOptions) -> tuple:
-    # What lower_file reads of the options (facts and the rest do not change the IR): those
-    # frontend_options passes on, without importing the parser (libclang's bindings) for it.
-    return (os.path.abspath(path), tuple(opts.include_dirs), tuple(opts.defines), opts.std, opts.arch,
-            tuple(opts.extra_args), opts.compile_commands, opts.frontend, tuple(opts.exclude), opts.headers)
+    # what lower_file reads of the options (facts and the rest do not change the IR)
+    return (os.path.abspath(path), repr(frontend_options(opts)), opts.frontend, tuple(opts.exclude), opts.headers)
 
 
 def expect(path: str, opts: AnalysisOptions, receive: Callable[[], Optional[Lowered]]) -> None:

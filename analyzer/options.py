@@ -40,10 +40,30 @@ class AnalysisOptions:
     facts: Optional[frozenset] = None
 
 
-def frontend_options(opts: AnalysisOptions):
-    """The parser's options for an analysis with ``opts`` (clang frontend)."""
-    from .frontend.parse import FrontendOptions
+# Here, not in frontend/parse (which loads libclang's bindings): a parse's options, as a
+# key, are needed where libclang is not (lowering.take, parse_ahead).
+@dataclass
+class FrontendOptions:
+    """How to parse. ``defines`` are ``NAME`` or ``NAME=VALUE``; ``compile_commands`` is a
+    ``compile_commands.json`` file or a directory containing one."""
 
+    include_dirs: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)
+    std: str = "c++17"
+    arch: str = DEFAULT_ARCH
+    extra_args: list[str] = field(default_factory=list)
+    compile_commands: Optional[str] = None
+    #: When False (default) a file that is not valid UTF-8 but is text (a Latin-1 comment, say)
+    #: is parsed as raw bytes, as compilers do, with a warning; True makes it fatal.
+    strict_utf8: bool = False
+    #: Keep macro definitions/expansions and inclusion directives as cursors
+    #: (PARSE_DETAILED_PROCESSING_RECORD; MACRO_INSTANTIATION etc. appear among the TU's
+    #: children). Costs next to nothing; off so the AST walk sees only declarations.
+    detailed_preprocessing_record: bool = False
+
+
+def frontend_options(opts: AnalysisOptions) -> FrontendOptions:
+    """The parser's options for an analysis with ``opts`` (clang frontend)."""
     return FrontendOptions(include_dirs=list(opts.include_dirs), defines=list(opts.defines),
                            std=opts.std, arch=opts.arch, extra_args=list(opts.extra_args),
                            compile_commands=opts.compile_commands)

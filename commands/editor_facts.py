@@ -30,15 +30,9 @@ def _name_span(lines: list[str], name: str, first: int, last: int) -> Optional[l
 
 
 def _functions(fn) -> list:
-    out, stack, seen = [], [fn], set()
-    while stack:
-        f = stack.pop()
-        if id(f) in seen:
-            continue
-        seen.add(id(f))
-        out.append(f)
-        stack.extend(getattr(f, "callees", []) or [])
-    return out
+    from ..analyzer.lowering import callees
+
+    return [fn] + callees(fn)
 
 
 def editor_facts(fa, path: str) -> dict:

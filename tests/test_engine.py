@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import cudalint.engine as engine
 from cuda_sources import CLEAN, kernel
+from launcher_probe import crash_here
 from cudalint.analyzer.pipeline import AnalysisOptions
 from cudalint.cli import app
 from cudalint.engine import ResultCache, RunStats, Task, WorkerPool, check_files
@@ -230,9 +231,7 @@ def test_single_file_run_survives_a_crash_and_a_hang(tmp_path, monkeypatch):
 
     def run(t):
         if t.path.endswith("crash.cu"):
-            import resource
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            os.kill(os.getpid(), signal.SIGSEGV)
+            crash_here()
         if t.path.endswith("hang.cu"):
             signal.signal(signal.SIGALRM, signal.SIG_IGN)  # stuck where no alarm is seen
             time.sleep(600)
@@ -268,9 +267,7 @@ def test_single_file_run_survives_a_crash_and_a_hang_in_its_frontend_process(tmp
 
     def lower_file(path, source, opts):
         if os.getpid() != parent and path.endswith("crash.cu"):
-            import resource
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            os.kill(os.getpid(), signal.SIGSEGV)
+            crash_here()
         if os.getpid() != parent and path.endswith("hang.cu"):
             time.sleep(600)
         if path.endswith("bug.cu"):

@@ -5,55 +5,35 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from launcher_probe import run_launcher
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "fixtures" / "examples" / "matmul.cu"
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX fork")
 
-PROBE = """
-import json, os, sys, time
-parent = os.getpid()
+SETUP = """
 import cudalint.analyzer.lowering as lowering
 real = lowering.lower_file
-taken = []
+taken = REPORT["lowered_here"] = []
 def lower_file(path, source, opts):
     if os.getpid() != parent and path.endswith("crash.cu"):
-        import resource, signal
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        os.kill(os.getpid(), signal.SIGSEGV)
+        crash_here()
     if os.getpid() != parent and path.endswith("hang.cu"):
         time.sleep(600)
     if os.getpid() == parent:
         taken.append(os.path.basename(path))  # lowered here: the frontend process gave nothing
     return real(path, source, opts)
 lowering.lower_file = lower_file
-from cudalint.launcher import main
-code = None
-try:
-    main(sys.argv[1:])
-except SystemExit as e:
-    code = e.code
-try:
-    left = os.waitpid(-1, os.WNOHANG) != (0, 0)
-except ChildProcessError:
-    left = False
-sys.stdout.flush()
-print(json.dumps({"code": code, "lowered_here": taken, "children_left": left}))
 """
 
 
 def _run(args, tmp_path):
-    env = dict(os.environ, CUDALINT_CACHE_DIR=str(tmp_path / "cache"))
-    env.pop("CUDALINT_NO_FORK", None)
-    p = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env, timeout=300)
-    lines = p.stdout.strip().splitlines()
-    return json.loads(lines[-1]), "\n".join(lines[:-1]), p.stderr
+    return run_launcher(SETUP, args, tmp_path)
 
 
 def test_explain_takes_the_ir_from_its_frontend_process(tmp_path):

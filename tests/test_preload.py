@@ -3,15 +3,13 @@ used for the one file, stopped when the run does not need it, never left behind,
 in it is still the file's CL000."""
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from cudalint.preload import one_file_check
+from launcher_probe import run_launcher
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "fixtures" / "examples" / "matmul.cu"
@@ -35,10 +33,9 @@ def test_which_arguments_start_it(tmp_path):
     assert not one_file_check([]) and not one_file_check(["--version"])
 
 
-PROBE = """
-import json, os, sys
+SETUP = """
 import cudalint.preload as preload
-took = []
+took = REPORT["took"] = []
 real_take = preload.take
 def take():
     a = real_take()
@@ -46,35 +43,15 @@ def take():
     return a
 preload.take = take
 if os.environ.get("PROBE_CRASH"):
-    import signal, cudalint.engine as engine
-    def run_task(task):
-        import resource
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        os.kill(os.getpid(), signal.SIGSEGV)
-    engine.run_task = run_task
-from cudalint.launcher import main
-code = None
-try:
-    main(sys.argv[1:])
-except SystemExit as e:
-    code = e.code
-try:
-    left = os.waitpid(-1, os.WNOHANG) != (0, 0)
-except ChildProcessError:
-    left = False
-sys.stdout.flush()
-print(json.dumps({"code": code, "took": took, "children_left": left,
-                  "sympy_here": "sympy" in sys.modules}))
+    import cudalint.engine as engine
+    engine.run_task = lambda task: crash_here()
+REPORT["sympy_here"] = lambda: "sympy" in sys.modules
 """
 
 
 def _run(args, tmp_path, **env) -> tuple[dict, str]:
-    e = dict(os.environ, CUDALINT_CACHE_DIR=str(tmp_path / "cache"), **env)
-    e.pop("CUDALINT_NO_FORK", None)
-    e.update(env)
-    p = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=e, timeout=300)
-    lines = p.stdout.strip().splitlines()
-    return json.loads(lines[-1]), "\n".join(lines[:-1])
+    out, report, _ = run_launcher(SETUP, args, tmp_path, **env)
+    return out, report
 
 
 def test_a_one_file_check_is_analysed_by_the_process_started_first(tmp_path):

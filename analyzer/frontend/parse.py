@@ -52,7 +52,7 @@ from typing import Iterable, Mapping, Optional, Sequence, Union
 
 import clang.cindex as ci
 
-from ..target import DEFAULT_ARCH
+from ..options import FrontendOptions  # (defined there: no libclang needed to build one)
 
 __all__ = [
     "FrontendOptions",
@@ -143,26 +143,6 @@ def fallback_cxx_dir() -> str:
 # --------------------------------------------------------------------------------------------
 # Options and results
 # --------------------------------------------------------------------------------------------
-@dataclass
-class FrontendOptions:
-    """How to parse. ``defines`` are ``NAME`` or ``NAME=VALUE``; ``compile_commands`` is a
-    ``compile_commands.json`` file or a directory containing one."""
-
-    include_dirs: list[str] = field(default_factory=list)
-    defines: list[str] = field(default_factory=list)
-    std: str = "c++17"
-    arch: str = DEFAULT_ARCH
-    extra_args: list[str] = field(default_factory=list)
-    compile_commands: Optional[str] = None
-    #: When False (default) a file that is not valid UTF-8 but is text (a Latin-1 comment, say)
-    #: is parsed as raw bytes, as compilers do, with a warning; True makes it fatal.
-    strict_utf8: bool = False
-    #: Keep macro definitions/expansions and inclusion directives as cursors
-    #: (PARSE_DETAILED_PROCESSING_RECORD; MACRO_INSTANTIATION etc. appear among the TU's
-    #: children). Costs next to nothing; off so the AST walk sees only declarations.
-    detailed_preprocessing_record: bool = False
-
-
 @dataclass(frozen=True)
 class ClangProblem:
     """One clang diagnostic. ``file`` is None for diagnostics without a location."""
