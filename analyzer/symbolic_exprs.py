@@ -18,7 +18,7 @@ from .coop_groups import group_dim3, group_kind, group_value, is_rank_method
 from .source_text import source_lines
 from .symbolic_textures import walk_texture_call
 from .texture_calls import texture_call
-from .symbolic_values import (AccessEvent, BitAnd, BitOr, BitXor, bounded, _coefficients, in_memory,
+from .symbolic_values import (AccessEvent, BitAnd, BitOr, BitXor, bounded, _coefficients, FoldTooCostly, in_memory,
                               INLINE_BUDGET, is_data, is_expr, is_volatile_type, lane_varying,
                               larger_than, made, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque, piecewise,
                               Pointer, ShiftLeft, ShiftRight, Value, WalkState)
@@ -293,6 +293,8 @@ class WalkerExprs:
             c = self._cond(e, st)
             try:
                 return piecewise((sp.Integer(1), c), (sp.Integer(0), sp.true))
+            except FoldTooCostly as x:
+                return self._unknown("cond", lane=True, data=x.data)
             except (TypeError, ValueError):
                 return self._unknown("cond", lane=True)
         a = self._rvalue(e.lhs, st)
@@ -387,7 +389,12 @@ class WalkerExprs:
             return self._load(e, st)
         if op == "!":
             c = self._cond(e.operand, st)
-            return piecewise((sp.Integer(1), negate(c)), (sp.Integer(0), sp.true))
+            try:
+                return piecewise((sp.Integer(1), negate(c)), (sp.Integer(0), sp.true))
+            except FoldTooCostly as x:
+                return self._unknown("cond", lane=True, data=x.data)
+            except (TypeError, ValueError):
+                return self._unknown("cond", lane=True)
         a = self._rvalue(e.operand, st)
         if not is_expr(a):
             return self._unknown(op, lane=True)

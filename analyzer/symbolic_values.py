@@ -419,13 +419,57 @@ def made(fn, *args):
 
 _PIECEWISE: dict = {}
 
+#: Bounds on a condition that holds choices (``x == (a < b ? c : d)``), which sympy folds
+#: into one case per combination of their arms (k nested two-way choices: 2**k cases), turning
+#: each case's condition into normal form and simplifying every comparison in it (numerically,
+#: with random points, for comparisons of loaded data). HeCBench's segsort makes 2**13 cases
+#: and never finishes; ss and ne fold 14 to 20 comparisons of loaded data for minutes. The
+#: cuda-samples and fixtures need at most 32 cases and 7 comparisons (interval.cu).
+MAX_FOLDED_CASES = 64
+MAX_FOLDED_RELATIONS = 12
+
+
+def folded_cases(c) -> int:
+    """How many cases sympy's ``piecewise_fold`` may make of condition ``c`` (an upper bound:
+    the product of the arms of every choice in it)."""
+    if not isinstance(c, sp.Basic) or not c.has(sp.Piecewise):
+        return 1
+    n = 1
+    for p in c.atoms(sp.Piecewise):
+        n *= len(p.args)
+    return n
+
+
+class FoldTooCostly(ValueError):
+    """A choice whose condition :func:`too_costly_to_fold`; ``data``: that condition depends
+    on loaded data (the opaque value standing for the choice must say so)."""
+
+    def __init__(self, data: bool):
+        super().__init__("a condition too costly to fold")
+        self.data = data
+
+
+def too_costly_to_fold(c) -> bool:
+    """Whether sympy would fold condition ``c`` (it holds a choice) at a cost beyond the
+    bounds above, or at all when it compares data: a choice made by loaded data is never
+    decided by folding (it depends on memory contents), and is what costs minutes."""
+    if not isinstance(c, sp.Basic) or not c.has(sp.Piecewise):
+        return False
+    return folded_cases(c) > MAX_FOLDED_CASES or is_data(c) or \
+        len(c.atoms(sp.core.relational.Relational)) > MAX_FOLDED_RELATIONS
+
 
 def piecewise(*pairs):
     """``Piecewise(*pairs, evaluate=False)``, memoised: inlined functions and branches rebuild
     the same choices over and over, and a condition that holds a choice makes sympy fold it
-    (``piecewise_fold``) each time. Sympy objects are immutable, so sharing one is safe."""
+    (``piecewise_fold``) each time. Sympy objects are immutable, so sharing one is safe.
+    :class:`FoldTooCostly` (a ValueError) when a condition is :func:`too_costly_to_fold`
+    (callers make the value opaque, as for any choice sympy cannot build)."""
     hit = _PIECEWISE.get(pairs)
     if hit is None:
+        costly = [c for _, c in pairs if too_costly_to_fold(c)]
+        if costly:
+            raise FoldTooCostly(any(is_data(c) for c in costly))
         hit = sp.Piecewise(*pairs, evaluate=False)
         if len(_PIECEWISE) >= 20_000:
             _PIECEWISE.clear()

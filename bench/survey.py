@@ -1,4 +1,4 @@
-"""Run cudalint over a whole code base and summarise what it could and could not do.
+r"""Run cudalint over a whole code base and summarise what it could and could not do.
 
     python bench/survey.py ROOT [-I DIR ...] [--jobs N] [--time-limit S] [--rules CL6,CL7]
                            [--json OUT]
@@ -55,6 +55,7 @@ def main(argv=None) -> int:
     ap.add_argument("-I", dest="include", action="append", default=[])
     ap.add_argument("--jobs", type=int, default=default_jobs())
     ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--slowest", type=int, default=5, help="list the N slowest files")
     ap.add_argument("--rules", default="", help="comma-separated code prefixes to list in full")
     ap.add_argument("--json", help="write every file's diagnostics here")
     ap.add_argument("--alone", action="store_true", help="analyse every file on its own, "
@@ -115,9 +116,10 @@ def main(argv=None) -> int:
           f"   wall {wall:.1f} s with {min(a.jobs, n)} workers")
     if timed:
         print(f"seconds per file (analysis inside the worker): mean {statistics.mean(timed):.2f}, "
-              f"median {statistics.median(timed):.2f}, max {max(timed):.2f}")
+              f"median {statistics.median(timed):.2f}, max {max(timed):.2f}, sum {sum(timed):.0f}; "
+              f"files over 10 s: {sum(s > 10 for s in timed)}, over 30 s: {sum(s > 30 for s in timed)}")
     print("slowest:", ", ".join(f"{os.path.relpath(f, a.root)} {s:.1f}s"
-                                for s, f in sorted(secs, reverse=True)[:5]))
+                                for s, f in sorted(secs, reverse=True)[:a.slowest]))
     if causes:
         print("CL000 causes (files):")
         for c, k in causes.most_common():

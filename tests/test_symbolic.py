@@ -436,3 +436,49 @@ def test_made_memoises_by_value_and_type():
     assert made(sp.Lt, sp.Integer(1), sp.Integer(2)) is sp.true  # evaluated as sympy does
     with pytest.raises(TypeError):  # errors are raised, not remembered
         made(sp.Lt, sp.I, sp.Integer(1))
+
+
+def test_comparing_choices_made_by_data_is_opaque_data(tmp_path):
+    # `lo`/`hi` are choices made by loaded data; `lo == hi` is a condition holding them, which
+    # sympy would fold case by case (HeCBench's segsort nests such swaps until the fold never
+    # ends). Memory contents decide it, so it stays an opaque value marked as data, and the
+    # store's offset is data-dependent, not a folded Piecewise.
+    w, _ = walk(tmp_path, """
+        __global__ void k(const int* a, int* out) {
+            int t = threadIdx.x;
+            int v0 = a[t], v1 = a[t + 32];
+            int lo = v0 < v1 ? v0 : v1;
+            int hi = v0 < v1 ? v1 : v0;
+            int same = (lo == hi);
+            out[t + same] = lo;
+        }""")
+    off = ev(w, "out", "store").offset
+    assert S.is_data(off)
+    assert not off.has(sp.Piecewise)
+    tx, _, _ = T(w)
+    assert off.has(tx)
+
+
+def test_folding_bounds_of_conditions_holding_choices():
+    from cudalint.analyzer.symbolic_values import (FoldTooCostly, MAX_FOLDED_CASES, MemLoad,
+                                                   folded_cases, piecewise)
+    x, y = sp.symbols("x y", integer=True)
+    # a choice of thread-independent values: folded by sympy as before (2 cases)
+    c1 = sp.Eq(piecewise((x, x < 0), (y, sp.true)), 1)
+    assert folded_cases(c1) == 2
+    assert isinstance(piecewise((sp.Integer(1), c1), (sp.Integer(0), sp.true)), sp.Piecewise)
+    # 7 nested two-way choices: 2**7 cases, beyond the bound; not data
+    v = x
+    for i in range(7):
+        v = piecewise((v + i, sp.Symbol(f"s{i}", integer=True) < 0), (v - i, sp.true))
+    c7 = sp.Eq(v, 0)
+    assert folded_cases(c7) == 2 ** 7 > MAX_FOLDED_CASES
+    with pytest.raises(FoldTooCostly) as e:
+        piecewise((sp.Integer(1), c7), (sp.Integer(0), sp.true))
+    assert e.value.data is False
+    # one choice made by a loaded value: never folded, and said to be data
+    m = MemLoad(sp.Symbol("a"), x)
+    cd = sp.Eq(piecewise((m, m < 0), (sp.Integer(0), sp.true)), 1)
+    with pytest.raises(FoldTooCostly) as e:
+        piecewise((sp.Integer(1), cd), (sp.Integer(0), sp.true))
+    assert e.value.data is True
