@@ -41,7 +41,7 @@ import numpy as np
 
 from . import ir, simt_facts
 from .global_blocks import global_blocks, uses_block_index  # noqa: F401 - for callers
-from .simt_log import candidate_records, contested_groups, entries_by_record, entry_pairs, same_stores
+from .simt_log import candidate_records, contested_groups, entries_by_record, entry_pair_chunks, same_stores
 from .simt_log import element_text as _element_text, tags_compatible as _tags_compatible
 from .simt_values import MemLoc, Mask, Ptr, V
 
@@ -280,27 +280,41 @@ class GlobalLog:
         self.recs.setdefault(var, []).append(rec)
 
     # ------------------------------------------------------------------ pairing
-    def finish(self) -> "GlobalLog":
+    def finish(self, pair: bool = True, known: frozenset = frozenset()) -> "GlobalLog":
+        """Pairs the accesses into ``races``, except the pairs of statements ``known`` (race
+        keys the caller has already); ``pair=False``: only ``probe_sig`` and the names (a run
+        that only probes what indices a parameter value gives)."""
+        self._done |= known
         multi = len(self.ts.blocks) > 1
         # accesses that read and write one place (`n++`, `n += v`): a counter, not a flag
         rd = {id(r.node) for rs in self.recs.values() for r in rs if not r.write}
         self._rmw = rd & {id(r.node) for rs in self.recs.values() for r in rs if r.write and not r.atomic}
-        for var, recs in self.recs.items():
+        done: dict = {}  # the records of one interval -> their sorted entries (_entries):
+        # a block interval and a grid interval often hold the same records, sorted once
+
+        def entries(rs: list):
+            k = tuple(map(id, rs))
+            if k not in done:
+                done[k] = self._entries(rs)
+            return done[k]
+
+        for var, recs in (self.recs.items() if pair else ()):
             if not any(r.write for r in recs):
                 continue
+            done.clear()
             by_ep: dict = {}
             for r in recs:
                 by_ep.setdefault(r.epoch, []).append(r)
             for rs in by_ep.values():
                 if any(r.write for r in rs) and len(rs) > 0:
-                    self._check(rs, intra=True)
+                    self._check(rs, True, entries(rs))
             if multi:
                 by_g: dict = {}
                 for r in recs:
                     by_g.setdefault(r.gepoch, []).append(r)
                 for rs in by_g.values():
                     if any(r.write for r in rs):
-                        self._check(rs, intra=False)
+                        self._check(rs, False, entries(rs))
             if not self.complete:
                 break
         self.probe_sig = [(v, r.node, r.threads, r.keys, r.tokened, r.write)
@@ -310,7 +324,12 @@ class GlobalLog:
         self.recs = {}  # the pairs are all that is kept
         return self
 
-    def _check(self, recs: list, intra: bool) -> None:
+    def _entries(self, recs: list):
+        """The thread-accesses of ``recs``, one entry per access unit, sorted by address then
+        thread: ``(key, th, ri, po, blk, wr)`` (dense address id, thread, record, entry position
+        in the record, block, write), or None when fewer than two. The order is the one both
+        pairings want: threads are numbered block-major, so (address, thread) is also (address,
+        block, thread) -- the intra-block check and the inter-block one share this sort."""
         unit = 0
         for r in recs:
             unit = math.gcd(unit, r.size)
@@ -340,18 +359,23 @@ class GlobalLog:
                 rid.append(np.full(int(keep.sum()), i, dtype=np.int32))
         key = np.concatenate(keys)
         if len(key) < 2:
-            return
-        _, key = np.unique(key, return_inverse=True)  # dense ids: room to join with the block
-        key = key.astype(_INT)
+            return None
         th = np.concatenate(thr)
-        ri = np.concatenate(rid)
-        po = np.concatenate(pos)
-        blk = self.ts.blk[th]
+        order = np.lexsort((th, key))
+        key, th = key[order], th[order]
+        # dense ids (the rank among the distinct addresses): room to join with the block
+        key = np.cumsum(np.r_[0, np.diff(key) != 0]).astype(_INT)
+        wr = np.array([r.write for r in recs])
+        ri = np.concatenate(rid)[order]
+        return key, th, ri, np.concatenate(pos)[order], self.ts.blk[th], wr[ri]
+
+    def _check(self, recs: list, intra: bool, entries) -> None:
+        """Pairs the accesses of ``recs`` (sorted by :meth:`_entries`) that meet."""
+        if entries is None:
+            return
+        key, th, ri, po, blk, wr = entries
         nb = max(len(self.ts.blocks), 1)
         jk = key * nb + blk if intra else key
-        order = np.lexsort((th, jk))
-        jk, th, ri, po, blk = jk[order], th[order], ri[order], po[order], blk[order]
-        wr = np.array([r.write for r in recs])[ri]
         n = len(jk)
         brk = np.flatnonzero(np.diff(jk) != 0) + 1
         starts, cand = contested_groups(brk, wr, th if intra else blk)
@@ -397,57 +421,38 @@ class GlobalLog:
             return
         kw, tw, pw = per_rec[wi]
         ko, to, pov = per_rec[oi]
-        pairs = entry_pairs(kw, ko, MAX_PAIRS)
-        if pairs is None:
-            return
-        wsel, osel = pairs
-        ta, tb = tw[wsel], to[osel]
-        ts = self.ts
-        if intra:
-            valid = ta != tb
-            same = ts.warp[ta] == ts.warp[tb]
-            valid &= ~(same & (rw.wepoch[pw[wsel]] != ro.wepoch[pov[osel]]))
-            # one before publishing through an atomic, the other after seeing it
-            valid &= rw.fence[pw[wsel]] == ro.fence[pov[osel]]
-            if not ro.write:
-                # lanes of one warp passing values through memory (a warp-synchronous scan or
-                # shuffle) rely on lockstep execution, not an ordering this check models; the
-                # shared-memory form is CL302's
-                valid &= ~same
-        else:
-            valid = ts.blk[ta] != ts.blk[tb]
-            same = np.zeros(len(wsel), dtype=bool)
-            # after a fence and an atomic, a block reads what the others published
-            valid &= (rw.fence[pw[wsel]] == 0) & (ro.fence[pov[osel]] == 0)
-        if ro.write:
-            benign = same_stores(rw, ro, pw[wsel], pov[osel])  # the same bits either way
-            if benign is not None:
-                valid &= ~benign
-        if not ro.write and valid.any():
-            # the reader stored the same value there itself, earlier: it reads that value
-            # whichever store lands last
-            valid &= ~reread(recs, oi, pov[osel], tb, rw, pw[wsel], cache=cache)
-        if valid.any() and not (rw.atomic or ro.atomic) and id(rw.node) not in self._rmw and \
-                id(ro.node) not in self._rmw and id(rw.node) in self.by_data and \
-                id(ro.node) in self.by_data and self._one_place(rw) and self._one_place(ro):
-            # a flag or a search result: one place per block that only threads selected by
-            # their data touch, with plain loads and stores (`found = 1`, `res[bid] = v` when
-            # `key[tid] == k`); whether two are selected at once is a property of the data
-            valid &= rw.certain[pw[wsel]] | ro.certain[pov[osel]]
-        if not valid.any():
-            return
-        tk = rw.tokened[pw[wsel]] | ro.tokened[pov[osel]]
-        cert = rw.certain[pw[wsel]] & ro.certain[pov[osel]] & ~tk
-        score = np.where(valid, cert.astype(np.int32) * 4 + (~tk).astype(np.int32) * 2
-                         + (~same).astype(np.int32), -1)
-        j = int(np.argmax(score))
+        # The best a pair can score (see `score` below): a certain pair needs a certain entry
+        # with a known address on both sides, a known address one on each side.
+        can_certain = bool((rw.certain[pw] & ~rw.tokened[pw]).any()) and \
+            bool((ro.certain[pov] & ~ro.tokened[pov]).any())
         old = self.races.get(pk)
-        certain = bool(cert[j])
+        if old is not None and not can_certain:
+            # only a certain witness replaces a possible race (the one thing `old` can be here):
+            # the same two statements met again (another iteration) cannot add anything
+            return
+        bound = 4 * can_certain + 2 * (bool((~rw.tokened[pw]).any()) and
+                                       bool((~ro.tokened[pov]).any())) + 1
+        pieces = entry_pair_chunks(kw, ko, MAX_PAIRS)
+        if pieces is None:
+            return
+        # The witness is the first entry pair of the best score (np.argmax over all of them):
+        # the pairs are examined piece by piece, in the same order, and a piece that reaches
+        # `bound` ends the search -- later pieces cannot beat it.
+        best, best_score = None, -1
+        for piece in pieces:
+            wsel, osel = piece()
+            got = self._score(recs, rw, ro, oi, tw[wsel], to[osel], pw[wsel], pov[osel], intra, cache)
+            if got is not None and got[0] > best_score:
+                best_score, best = got[0], (got[1], wsel, osel)
+                if best_score >= bound:
+                    break
+        if best is None:
+            return
+        (j, certain, tokened, ta, tb), wsel, osel = best
         if old is not None and (old.certain or not certain):
             return
         a, b = (rw, ro) if self.order.get(id(rw.node), 0) <= self.order.get(id(ro.node), 0) else (ro, rw)
-        t_a, t_b = (int(ta[j]), int(tb[j])) if a is rw else (int(tb[j]), int(ta[j]))
-        tokened = bool(tk[j])
+        t_a, t_b = (ta, tb) if a is rw else (tb, ta)
         byte_off = None if tokened else _overlap(rw, pw[wsel[j]], ro, pov[osel[j]])
         iters = ()
         ia = {inst: (it, lp) for inst, it, lp in a.iters}
@@ -461,6 +466,52 @@ class GlobalLog:
         self.races[pk] = race
         if certain:
             self._done.add(pk)
+
+    def _score(self, recs, rw, ro, oi, ta, tb, wp, op, intra: bool, cache: dict):
+        """The best of the entry pairs (``ta``/``wp``: threads and entry positions of the store
+        ``rw``, ``tb``/``op`` of the other access ``ro``) that race: ``(score, (first pair of
+        that score, certain, index not known, thread of rw, thread of ro))``, None if none does.
+        Score: certain 4, index known 2, across warps 1."""
+        ts = self.ts
+        if intra:
+            valid = ta != tb
+            same = ts.warp[ta] == ts.warp[tb]
+            valid &= ~(same & (rw.wepoch[wp] != ro.wepoch[op]))
+            # one before publishing through an atomic, the other after seeing it
+            valid &= rw.fence[wp] == ro.fence[op]
+            if not ro.write:
+                # lanes of one warp passing values through memory (a warp-synchronous scan or
+                # shuffle) rely on lockstep execution, not an ordering this check models; the
+                # shared-memory form is CL302's
+                valid &= ~same
+        else:
+            valid = ts.blk[ta] != ts.blk[tb]
+            same = np.zeros(len(ta), dtype=bool)
+            # after a fence and an atomic, a block reads what the others published
+            valid &= (rw.fence[wp] == 0) & (ro.fence[op] == 0)
+        if ro.write:
+            benign = same_stores(rw, ro, wp, op)  # the same bits either way
+            if benign is not None:
+                valid &= ~benign
+        if not ro.write and valid.any():
+            # the reader stored the same value there itself, earlier: it reads that value
+            # whichever store lands last
+            valid &= ~reread(recs, oi, op, tb, rw, wp, cache=cache)
+        if valid.any() and not (rw.atomic or ro.atomic) and id(rw.node) not in self._rmw and \
+                id(ro.node) not in self._rmw and id(rw.node) in self.by_data and \
+                id(ro.node) in self.by_data and self._one_place(rw) and self._one_place(ro):
+            # a flag or a search result: one place per block that only threads selected by
+            # their data touch, with plain loads and stores (`found = 1`, `res[bid] = v` when
+            # `key[tid] == k`); whether two are selected at once is a property of the data
+            valid &= rw.certain[wp] | ro.certain[op]
+        if not valid.any():
+            return None
+        tk = rw.tokened[wp] | ro.tokened[op]
+        cert = rw.certain[wp] & ro.certain[op] & ~tk
+        score = np.where(valid, cert.astype(np.int32) * 4 + (~tk).astype(np.int32) * 2
+                         + (~same).astype(np.int32), -1)
+        j = int(np.argmax(score))
+        return int(score[j]), (j, bool(cert[j]), bool(tk[j]), int(ta[j]), int(tb[j]))
 
 
 def reads_memory(e: ir.Expr) -> bool:

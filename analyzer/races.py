@@ -115,8 +115,11 @@ class Simt(simt.Simt):
         self._done: set = set()
         self._pair_checks = 0
         self._fed: Optional[dict] = None  # id(assignment target) -> ids of nodes in its value
+        self.pairs = True  # False: a run whose races nobody reads (find_races)
 
     def interval_closed(self, bucket: dict) -> None:
+        if not self.pairs:
+            return
         for key, recs in bucket.items():
             if any(r.write for r in recs):
                 self._check(recs)
@@ -334,13 +337,16 @@ def find_races(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
                params: Optional[dict] = None, uniform: Optional[Callable] = None,
                dynamic_smem: Optional[int] = None, barrier_loops: Optional[set] = None,
                budget: int = STEP_BUDGET, blocks: Optional[list] = None,
-               global_check: bool = False, stop_on_overrun: bool = False) -> Simt:
+               global_check: bool = False, stop_on_overrun: bool = False,
+               pairs: bool = True, global_known: frozenset = frozenset()) -> Simt:
     """Run ``kernel`` for block (0,0,0) of the launch shape (and the other ``blocks``, side by
     side) and return the interpreter (``.races`` maps statement pairs to :class:`Race`,
     ``.complete`` says whether the whole kernel was covered). With ``global_check``,
     ``.glog`` holds the global-memory races (analyzer/global_races.py). With
     ``stop_on_overrun``, the run stops at the first access outside a shared array: then only
-    ``.out_of_bounds`` (not empty) is an answer."""
+    ``.out_of_bounds`` (not empty) is an answer. ``pairs=False``: the accesses are recorded
+    (``.glog.probe_sig``) but not paired into races; ``global_known``: keys of global races the
+    caller already has and would not take from this run, not looked for again."""
     ts = ThreadSet(tuple(block), tuple(grid) if grid else None, list(blocks or [(0, 0, 0)]))
     sim = Simt(kernel, ts, params or {}, uniform, record=True, dynamic_smem=dynamic_smem,
                barrier_loops=barrier_loops, budget=budget)
@@ -348,7 +354,8 @@ def find_races(kernel: ir.Function, block: tuple, grid: Optional[tuple] = None,
         sim.glog = GlobalLog(ts)
         sim.glog.by_data = data_selected(kernel)
     sim.stop_on_overrun = stop_on_overrun
+    sim.pairs = pairs
     sim.run()
     if sim.glog is not None and not sim.overran:
-        sim.glog.finish()
+        sim.glog.finish(pair=pairs, known=global_known)
     return sim

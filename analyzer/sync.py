@@ -57,10 +57,10 @@ class KernelSync:
         blocks, self.global_note = global_blocks(self.global_grid, self.global_comps)
 
         def run(block: tuple, extra: Optional[dict] = None, more: Optional[list] = None,
-                stop_on_overrun: bool = False):
+                stop_on_overrun: bool = False, **kw):
             return find_races(self.kernel, block, self.global_grid, {**self.params, **(extra or {})},
                               _uniform_fn(self.uni), lc.dynamic_smem, loops, blocks=blocks + (more or []),
-                              global_check=self.global_check, stop_on_overrun=stop_on_overrun)
+                              global_check=self.global_check, stop_on_overrun=stop_on_overrun, **kw)
 
         def trial(block: tuple, only_fit: bool = False):
             s = run(block, stop_on_overrun=only_fit)
@@ -99,9 +99,9 @@ class KernelSync:
                 s32 = run((32, 1, 1))
                 sim.glog.races = {k: r for k, r in sim.glog.races.items() if k in s32.glog.races}
         if sim.glog.complete and self.races_checked:
-            self._more_blocks(sim, lambda more: run(block, None, more))
+            self._more_blocks(sim, lambda more, **kw: run(block, None, more, **kw))
         if sim.glog.complete and self.races_checked and probe_candidates(sim.glog):
-            self._probe_parameters(sim, lambda extra: run(block, extra))
+            self._probe_parameters(sim, lambda extra, **kw: run(block, extra, **kw))
         self.block = block
         return sim
 
@@ -112,7 +112,8 @@ class KernelSync:
         more = more_blocks(sim.glog.probe_sig, sim.ts, self.global_grid, self.global_comps)
         if not more:
             return
-        s2 = run(more)
+        # (a pair this run already has a certain race for keeps it: not looked for again)
+        s2 = run(more, global_known=frozenset(k for k, r in sim.glog.races.items() if r.certain))
         self.global_extra = more
         for k, r in s2.glog.races.items():
             old = sim.glog.races.get(k)
@@ -131,11 +132,14 @@ class KernelSync:
                    p.type.kind == "scalar" and not p.type.is_float and
                    shifts_an_index(self.kernel, p.name)][:MAX_PROBED_PARAMS]
         for p in unknown:
-            rows = _slope(run({p.name: 0}).glog.probe_sig, run({p.name: 1}).glog.probe_sig)
+            # the two slope runs need the accesses only, not their races; a candidate run's
+            # races are kept only where this run has none
+            rows = _slope(run({p.name: 0}, pairs=False).glog.probe_sig,
+                          run({p.name: 1}, pairs=False).glog.probe_sig)
             if not rows:
                 continue
             for val in candidate_values(rows, sim.ts):
-                sp = run({p.name: val})
+                sp = run({p.name: val}, global_known=frozenset(sim.glog.races))
                 new = {k: r for k, r in sp.glog.races.items() if k not in sim.glog.races}
                 for k, r in new.items():
                     r.assumed = f"{p.name} = {val}"

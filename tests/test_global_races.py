@@ -209,3 +209,60 @@ def test_blocks_farther_apart_whose_addresses_meet_are_run(tmp_path):
     g = ks.to_json()["global"]
     assert g["blocks"][:4] == [[0, 0, 0], [1, 0, 0], [15, 0, 0], [2, 0, 0]] and g["coverage"] == "sample"
     assert "added, where the addresses of blocks that many apart meet" in g["coverage_note"]
+
+
+def test_a_statement_pair_met_again_is_not_paired_again(tmp_path, monkeypatch):
+    # Every iteration stores to one element per block, at an index the run does not know
+    # (`base` is loaded): each iteration's store races with itself, the same possible race of
+    # the same statement. Pairing each of the 8 iterations' entries (blocks 0, 1 and 3 side by
+    # side, 3 x 128 x 128 entry pairs each) would only find it again: one piece of the first
+    # one gives the witness, the other iterations cannot turn it into a certain race.
+    from cudalint.analyzer import global_races
+    seen = {"pairs": 0}
+    same_stores = global_races.same_stores
+
+    def counting(rw, ro, wi, oi):
+        seen["pairs"] += len(wi)
+        return same_stores(rw, ro, wi, oi)
+
+    monkeypatch.setattr(global_races, "same_stores", counting)
+    ks, races = sync_of(tmp_path, """
+    __global__ void k(float* out, const int* idx)
+    {
+        int base = idx[blockIdx.x];
+        for (int i = 0; i < 8; ++i)
+            out[base + i] = threadIdx.x;
+    }
+    int main() { float* a; int* b; k<<<4, 128>>>(a, b); return 0; }
+    """)
+    assert ks.sim.glog.complete
+    assert [(r.inter, r.certain, r.byte_off) for r in races] == [(False, False, None)]
+    r = races[0]
+    assert r.a is r.b and {who(ks.sim.ts, r.thread_a), who(ks.sim.ts, r.thread_b)} == \
+        {"block 3, thread 0", "block 3, thread 32"}
+    assert seen["pairs"] <= 4096  # was 8 x 3 x 128 x 128 = 393216
+
+
+def test_parameter_slope_runs_do_not_look_for_races(tmp_path, monkeypatch):
+    # The runs at x = 0 and x = 1 only measure how the indices move with x; only the run
+    # without x and the one at x = 185 pair their accesses.
+    from cudalint.analyzer import global_races
+    paired = set()
+    check = global_races.GlobalLog._check
+
+    def counting(self, *args, **kwargs):
+        paired.add(id(self))
+        return check(self, *args, **kwargs)
+
+    monkeypatch.setattr(global_races.GlobalLog, "_check", counting)
+    _, races = sync_of(tmp_path, """
+    __global__ void k(float* A, int x)
+    {
+        if (threadIdx.x == 15)
+            A[threadIdx.x + x] = threadIdx.x;
+        if (threadIdx.x == 200)
+            A[threadIdx.x] = threadIdx.x;
+    }
+    """, block=(512, 1, 1), grid=(1, 1, 1))
+    assert [(r.assumed, r.element) for r in races] == [("x = 185", "A[200]")]
+    assert len(paired) == 2  # was 4
