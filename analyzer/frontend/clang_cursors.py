@@ -170,10 +170,66 @@ def cursor_tokens(c: ci.Cursor, limit: int = TOKEN_LIMIT):
         try:
             tu = c.translation_unit
             end = ci.SourceLocation.from_offset(tu, ext.start.file, ext.start.offset + LEX_BYTES)
-            return itertools.islice(tu.get_tokens(extent=ci.SourceRange.from_locations(ext.start, end)), limit)
+            return itertools.islice(range_tokens(tu, ci.SourceRange.from_locations(ext.start, end)), limit)
         except Exception:  # noqa: BLE001 - a location libclang refuses: no tokens
             return iter(())
-    return itertools.islice(c.get_tokens(), limit)
+    return itertools.islice(range_tokens(c.translation_unit, ext), limit)
+
+
+#: The first lex of a long range covers this many bytes; each further one eight times more.
+CHUNK_BYTES = 1024
+_MACRO_BIT = 1 << 31  # clang::SourceLocation::MacroIDBit of a raw encoding
+
+
+def _location(ext: ci.SourceRange, raw: int) -> ci.SourceLocation:
+    loc = ci.SourceLocation()
+    loc.ptr_data[0], loc.ptr_data[1] = ext.ptr_data[0], ext.ptr_data[1]
+    loc.int_data = raw
+    return loc
+
+
+def _range(ext: ci.SourceRange, begin: int, end: int) -> ci.SourceRange:
+    r = ci.SourceRange()
+    r.ptr_data[0], r.ptr_data[1] = ext.ptr_data[0], ext.ptr_data[1]
+    r.begin_int_data, r.end_int_data = begin, end
+    return r
+
+
+def _entry_start(tu, ext: ci.SourceRange, raw: int) -> int:
+    """Where the file entry of the file location ``raw`` starts in the source manager's offset
+    space (a file location's raw encoding is its entry's start plus its offset in the file)."""
+    return raw - clang_fast.location(_location(ext, raw), tu)[3]
+
+
+def range_tokens(tu, ext: ci.SourceRange):
+    """The tokens ``TokenGroup.get_tokens(tu, ext)`` yields, lexed only as far as they are read.
+
+    clang_tokenize lexes the file from where the range's start is *spelled* to where its end
+    is, all before the first token comes back. A loop or expression written by a macro starts
+    in the macro's definition, so its range can span everything from the ``#define`` to the use
+    (bm3d's CImg.h: 2 MB lexed for each of hundreds of loops whose header ends a few tokens in).
+    Lexing is deterministic from the start, so a range ending earlier in the same file gives a
+    prefix of the same tokens: lex CHUNK_BYTES, then 8x more, up to the range's own end."""
+    b, e = ext.begin_int_data, ext.end_int_data
+    lo = 0  # where lexing starts, when the end is a file location in the same file entry
+    if e and not e & _MACRO_BIT and (b & _MACRO_BIT or e - b > CHUNK_BYTES):
+        lo = b
+        if b & _MACRO_BIT:  # lexing starts where b is spelled: at (or before) its first token
+            first = next(ci.TokenGroup.get_tokens(tu, _range(ext, b, b)), None)
+            lo = first.int_data[1] if first is not None else 0
+        if lo and _entry_start(tu, ext, lo) != _entry_start(tu, ext, e):
+            lo = 0  # across files: no tokens
+    if not lo or e - lo <= CHUNK_BYTES:  # short, across files or ending in a macro: as is
+        yield from ci.TokenGroup.get_tokens(tu, ext)
+        return
+    done, size = 0, CHUNK_BYTES
+    while True:
+        end = min(lo + size, e)
+        toks = list(ci.TokenGroup.get_tokens(tu, _range(ext, b, end)))
+        yield from toks[done:]
+        if end == e:
+            return
+        done, size = len(toks), size * 8
 
 
 def tokens_text(c: ci.Cursor) -> str:
@@ -196,12 +252,24 @@ def first_token(c: ci.Cursor) -> str:
     return ""
 
 
+def _with_offsets(tokens):
+    """(offset in its file, token) of each token, as ``t.extent.start.offset`` reads it. The
+    tokens of one lex share a file entry, so the offset is the raw location less the entry's
+    start: one location call for the lot instead of four ctypes calls per token."""
+    base = None
+    for t in tokens:
+        raw = t.int_data[1]
+        if base is None:
+            base = raw - clang_fast.location(t.location, t._tu)[3]
+        yield raw - base, t
+
+
 def tokens_between(c: ci.Cursor, first_child: ci.Cursor) -> str:
     """The text right after ``first_child`` (a few tokens)."""
     end = clang_fast.extent(first_child)[1][3]
     out = []
-    for t in cursor_tokens(c):
-        if t.extent.start.offset >= end:
+    for off, t in _with_offsets(cursor_tokens(c)):
+        if off >= end:
             out.append(t.spelling)
             if len(out) >= 4:
                 break
@@ -212,8 +280,8 @@ def infix_op(c: ci.Cursor, kids) -> str:
     if len(kids) != 2:
         return "?"
     end = clang_fast.extent(kids[0])[1][3]
-    for t in cursor_tokens(c):
-        if t.extent.start.offset >= end:
+    for off, t in _with_offsets(cursor_tokens(c)):
+        if off >= end:
             return t.spelling
     return "?"
 
@@ -306,8 +374,9 @@ def for_header_semicolons(c: ci.Cursor, body: Optional[ci.Cursor] = None) -> lis
         a, b = c.extent.start, body.extent.start
         if a.file is not None and b.file is not None and a.file.name == b.file.name and a.offset < b.offset:
             try:
-                toks = itertools.islice(c.translation_unit.get_tokens(
-                    extent=ci.SourceRange.from_locations(a, b)), TOKEN_LIMIT)
+                tu = c.translation_unit
+                toks = itertools.islice(range_tokens(tu, ci.SourceRange.from_locations(a, b)),
+                                        TOKEN_LIMIT)
             except Exception:
                 toks = None
     for t in (toks if toks is not None else cursor_tokens(c)):
