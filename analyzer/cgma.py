@@ -119,6 +119,56 @@ def _rational_limit(y, t):
 
 
 
+def _ratio_limit(num, den) -> Optional[float]:
+    """``_limit(_ratio(num, den))`` for a ratio of which only the limit is reported (the loads-only
+    and hot-loop expressions, the bytes per access), without simplifying the ratio when num and
+    den become polynomials with rational coefficients once every size is the same ``t``: the
+    limit then follows from their degrees and leading coefficients (:func:`_rational_limit`),
+    and is the one of the simplified ratio, the same function of ``t``. ``sp.simplify`` of a
+    ratio of counts with hundreds of terms (HeCBench qtclustering, lrn) takes seconds; the
+    substitution a fraction of that. Anything else (a numerator vanishing for equal sizes, Min
+    or Max that do not resolve, floats) takes the old route."""
+    if den == 0:
+        return None
+    if isinstance(num, sp.Basic) or isinstance(den, sp.Basic):
+        found, lim = _diagonal_limit(sp.sympify(num), sp.sympify(den))
+        if found:
+            return lim
+    r = _ratio(num, den)
+    return _limit(r) if r is not None else None
+
+
+def _diagonal_limit(num, den) -> tuple[bool, Optional[float]]:
+    """(True, the limit of num/den as every free symbol grows together) when both are nonzero
+    polynomials in that common size with rational coefficients, as :func:`_symbolic_limit`
+    gives it (None for -oo); (False, None) for anything else."""
+    t = sp.Symbol("_t", positive=True)
+    same = {s: t for s in num.free_symbols | den.free_symbols}
+    try:
+        lim = _rational_limit(num.xreplace(same) / den.xreplace(same), t)
+    except Exception:  # sympy can fail on exotic expressions: the old route decides
+        return False, None
+    if lim is None:
+        return False, None
+    if lim is sp.oo:
+        return True, math.inf
+    return True, (float(lim) if lim.is_Rational else None)  # -oo: no finite limit
+
+
+def _probe_resolved(counts: KernelCounts, x) -> float:
+    """``probe(counts.resolve(x))``: the count at every size 1024, the parameter values
+    substituted, without simplifying the substituted count first (:func:`substitute` does):
+    its value there is the same exact rational. A count with floats, or one that is not a
+    finite rational there, takes the old route."""
+    if isinstance(x, sp.Basic) and x.free_symbols:
+        r = x.subs(counts.values)
+        if r.free_symbols and not r.has(sp.Float):
+            v = r.subs({s: 1024 for s in r.free_symbols})
+            if v.is_Rational:
+                return float(v)
+    return probe(counts.resolve(x))
+
+
 def _ratio(num, den):
     """num/den simplified; None when den is 0; a Python number when symbol-free."""
     if den == 0:
@@ -529,7 +579,7 @@ def _hot_loop(counts: KernelCounts) -> Optional[LoopCount]:
     for lc in counts.loops:
         if lc.depth != 0 or lc.per_iteration.accesses == 0:
             continue
-        w = probe(counts.resolve(lc.total.accesses))
+        w = _probe_resolved(counts, lc.total.accesses)
         if w > best_w:
             best, best_w = lc, w
     if best is not None:
@@ -719,19 +769,16 @@ def analyze_cgma(fn: ir.Function, launch=None, params: Optional[dict] = None,
     kernel = _ratio(resolved.flops, resolved.accesses)
     limit = _limit(expression) if expression is not None else None
     lo = _ratio(resolved.flops, resolved.loads)
-    lo_expr = _ratio(total.flops, total.loads)
-    lo_limit = _limit(lo_expr) if lo_expr is not None else None
+    lo_limit = _ratio_limit(total.flops, total.loads)
     hot = _hot_loop(counts)
     hot_ratio = hot_limit = hot_counts = None
     if hot is not None:
         hot_counts = hot.per_iteration.subs(counts.values)
         hot_ratio = _ratio(hot_counts.flops, hot_counts.accesses)
-        hot_expr = _ratio(hot.per_iteration.flops, hot.per_iteration.accesses)
-        hot_limit = _limit(hot_expr) if hot_expr is not None else None
+        hot_limit = _ratio_limit(hot.per_iteration.flops, hot.per_iteration.accesses)
     nbytes = None
     if resolved.accesses != 0:
-        b = _ratio(resolved.bytes, resolved.accesses)
-        nbytes = float(b) if to_number(b) is not None else _limit(b)
+        nbytes = _ratio_limit(resolved.bytes, resolved.accesses)
         if nbytes is not None and (nbytes <= 0 or math.isinf(nbytes)):
             nbytes = None
     fp64 = probe(resolved.flops_fp64) * 2 > probe(resolved.flops) > 0

@@ -386,3 +386,49 @@ def test_rational_limit_agrees_with_sympy():
     assert _rational_limit(2 * (t + 61312) / (t + 8064), t) == 2  # by hand: leading terms 2t/t
     assert _rational_limit(sp.Float(0.5) * t / (t + 1), t) is None  # float coefficient
     assert _rational_limit(2 * sp.Min(256, t) + 1024 / t, t) is None
+
+
+WINDOW = """__global__ void window(const float* in, float* out, int n, int C, int size, int c0) {
+  for (int r = 0; r < n; r++) {
+    float s = 0.0f;
+    int lo = max(0, c0 - size / 2);
+    int hi = min(C, c0 + size / 2 + 1);
+    for (int k = lo; k < hi; k++) s += in[r * C + k] * in[r * C + k];
+    out[r * C + threadIdx.x] = s;
+  }
+}
+"""
+
+
+def test_ratios_reported_by_their_limit_only_are_not_simplified(tmp_path, monkeypatch):
+    # The loads-only and hot-loop ratios of the symbolic counts, and the bytes per access, are
+    # reported by their limits only: these come from the degrees and leading coefficients of
+    # the counts once every size is t, without sp.simplify of the ratio (seconds for counts of
+    # hundreds of terms, HeCBench lrn and qtclustering). Only the ratios shown are simplified.
+    from cudalint.analyzer import cgma
+    p = tmp_path / "window.cu"
+    p.write_text(WINDOW)
+    asked = []
+    real = cgma.simplified
+    monkeypatch.setattr(cgma, "simplified", lambda e: (asked.append(e), real(e))[1])
+    c = analyse(p, params={"C": 64, "size": 5, "c0": 10})["window"].cgma
+    j = c.to_json()
+    # By hand: the window is Min(C, c0 + size/2 + 1) - Max(0, c0 - size/2), 6 iterations of
+    # 2 flops and 2 loads here (size/2 taken as 2.5), t/2 when every size is t; a row's
+    # iteration adds a store: kernel 12/13, loads only 1, and 1 as the sizes grow.
+    assert j["kernel"] == pytest.approx(12 / 13) and j["hot_loop"] == pytest.approx(12 / 13)
+    assert j["limit"] == 1 and j["limit_loads_only"] == 1 and j["hot_loop_info"]["limit"] == 1
+    assert j["bytes_per_access"] == 4
+    symbolic = [e for e in asked if sp.sympify(e).free_symbols]
+    assert len(symbolic) == 1 and real(symbolic[0]) == c.expression  # the kernel's, shown
+
+
+def test_ratio_limit_is_the_limit_of_the_simplified_ratio():
+    from cudalint.analyzer.cgma import _limit, _ratio, _ratio_limit
+    n, m, s = sp.symbols("n m size_", positive=True, integer=True)
+    cases = [(2 * n, 2 * n + 1), (3, 4), (n * m + 1, 7), (5, n + m), (n - m, 2 * n),  # -> 0 at n = m
+             (-n * n, n + 1), (2 * sp.Max(0, n - s / 2) + 1, sp.Min(m, n + s / 2 + 1)),
+             (sp.Max(0, n - 2), n + 1), (sp.Float(0.5) * n, n + 1), (n, 0)]
+    for num, den in cases:
+        r = _ratio(num, den)
+        assert _ratio_limit(num, den) == (_limit(r) if r is not None else None), (num, den)
