@@ -27,7 +27,10 @@ weight (per block, with stated defaults) is still kept for the kernel-level aver
 """
 from __future__ import annotations
 
+import bisect
+import heapq
 import itertools
+from fractions import Fraction
 from typing import Optional
 
 import sympy as sp
@@ -52,11 +55,58 @@ def _restrict(v) -> bool:
 
 
 _DIFFERENCES: dict = {}
+_TERMS: dict = {}  # offset -> its expansion as {term id: coefficient}, see _terms
+_TERM_IDS: dict = {}  # term of an expansion -> a small int (comparing large products is slow)
+_VARIES = "varies"  # a difference that is not a number
+
+
+def _terms(x):
+    """``expand(x)`` as {term id: coefficient} (a term without its rational coefficient; the
+    constant under id 0), or None (not an expression, or a coefficient that is not rational);
+    memoised: a kernel has few distinct offsets and many pairs of them."""
+    try:
+        return _TERMS[x]
+    except KeyError:
+        pass
+    except TypeError:
+        return None
+    got = None
+    if isinstance(x, sp.Expr):
+        try:
+            got = {}
+            ex = sp.expand(x)
+            if ex.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+                raise ValueError  # no longer a sum whose like terms cancel
+            for t in sp.Add.make_args(ex):
+                c, m = (t, None) if t.is_Number else t.as_coeff_Mul()
+                if not c.is_Rational:
+                    got = None
+                    break
+                i = 0 if m is None else _TERM_IDS.setdefault(m, len(_TERM_IDS) + 1)
+                got[i] = got.get(i, 0) + (int(c) if c.is_Integer else Fraction(int(c.p), int(c.q)))
+        except (TypeError, ValueError):
+            got = None
+    if got is not None:
+        got = {i: c for i, c in got.items() if c != 0}
+    _TERMS[x] = got
+    return got
+
+
+def _trim_terms() -> None:
+    """Bound the memory of _terms. Term ids are only comparable between expansions made
+    between two trims: call it only before computing the expansions to be compared."""
+    if len(_TERMS) >= 50_000 or len(_TERM_IDS) >= 200_000:
+        _TERMS.clear()
+        _TERM_IDS.clear()
 
 
 def _difference(x, y):
-    """``expand(x - y)``, None where it cannot be formed; memoised: the aliasing checks compare
-    every pair of a kernel's accesses, loop by loop."""
+    """``expand(x - y)``: a rational number, ``_VARIES`` where it is not a number (or the
+    expression itself where the offsets are not rational sums), None where it cannot be formed;
+    memoised: the aliasing checks compare pairs of a kernel's accesses, loop by loop.
+    Expanding each offset once and subtracting the terms is what ``expand(x - y)`` does (it
+    expands each term of the sum and collects like terms), without rebuilding the large
+    products of a stencil's offsets for every pair."""
     key = (x, y)
     try:
         return _DIFFERENCES[key]
@@ -64,13 +114,26 @@ def _difference(x, y):
         pass
     except TypeError:  # an unhashable offset
         key = None
-    try:
-        d = sp.expand(x - y)
-    except (TypeError, ValueError):
-        d = None
+    if len(_DIFFERENCES) >= 50_000:
+        _DIFFERENCES.clear()
+    _trim_terms()
+    tx, ty = _terms(x), _terms(y)
+    if tx is not None and ty is not None:
+        rest = dict(tx)
+        for m, c in ty.items():
+            rest[m] = rest.get(m, 0) - c
+        if any(c != 0 for m, c in rest.items() if m != 0):
+            d = _VARIES
+        else:
+            c = rest.get(0, 0)
+            d = sp.Integer(c) if isinstance(c, int) or c.denominator == 1 else \
+                sp.Rational(c.numerator, c.denominator)
+    else:
+        try:
+            d = sp.expand(x - y)
+        except (TypeError, ValueError):
+            d = None
     if key is not None:
-        if len(_DIFFERENCES) >= 50_000:
-            _DIFFERENCES.clear()
         _DIFFERENCES[key] = d
     return d
 
@@ -81,7 +144,7 @@ def _same_address(a: S.AccessEvent, b: S.AccessEvent) -> bool:
     if a.elem_bytes != b.elem_bytes:
         return False
     d = _difference(a.offset, b.offset)
-    return d is not None and d == 0
+    return d is not None and d is not _VARIES and d == 0
 
 
 def may_alias(a: S.AccessEvent, b: S.AccessEvent) -> bool:
@@ -92,7 +155,7 @@ def may_alias(a: S.AccessEvent, b: S.AccessEvent) -> bool:
     va, vb = a.pointer.base, b.pointer.base
     if va is not None and va is vb:
         d = _difference(a.offset, b.offset)
-        if d is None:
+        if d is None or d is _VARIES:
             return True
         if d.is_Integer:
             return abs(int(d)) < max(a.elem_bytes or 16, b.elem_bytes or 16)
@@ -119,16 +182,155 @@ def _variant_in(offset, li: S.LoopInfo) -> bool:
     return bool(offset.atoms(S.MemLoad) or offset.atoms(S.Opaque))
 
 
-def _in_loop(e: S.AccessEvent, li: S.LoopInfo) -> bool:
-    return any(x is li for x in e.loops)
-
-
 def _path_subset(a: tuple, b: tuple) -> bool:
     return all(any(x == y for y in b) for x in a)
 
 
-def hoisted_levels(e: S.AccessEvent, events: list) -> int:
+class _Index:
+    """A kernel's accesses grouped for the questions asked of every access (is a store in this
+    loop that may alias it, which earlier access has its address, is there a store in between),
+    so that an answer costs the number of distinct (object, offset) classes, not of accesses:
+    whether two accesses have the same address or may alias depends only on their classes."""
+
+    def __init__(self, events: list):
+        self.cls = {id(x): _class(x) for x in events}
+        self.times = {}  # id -> how many times the access is in ``events``
+        for x in events:
+            self.times[id(x)] = self.times.get(id(x), 0) + 1
+        self.rep = {}  # class -> an access of it
+        self.loop = {}  # id(loop) -> {class: [accesses, stores, atomic or volatile]}
+        self.first = {}  # id(loop) -> smallest seq in it
+        for x in events:
+            c = self.cls[id(x)]
+            self.rep.setdefault(c, x)
+            seen = []
+            for li in x.loops:
+                if any(li is y for y in seen):
+                    continue
+                seen.append(li)
+                n = self.loop.setdefault(id(li), {}).setdefault(c, [0, 0, 0])
+                n[0] += 1
+                n[1] += x.kind == "store"
+                n[2] += bool(x.atomic or x.volatile)
+                self.first[id(li)] = min(self.first.get(id(li), x.seq), x.seq)
+        # the order forwarded_from looks back in: latest first (ties in list order)
+        order = sorted(events, key=lambda x: -x.seq)
+        self.order = order
+        self.neg_seqs = [-x.seq for x in order]
+        self.ranks = {}  # class -> ranks in ``order``, ascending
+        for r, x in enumerate(order):
+            self.ranks.setdefault(self.cls[id(x)], []).append(r)
+        self.objects = {}  # (space, object, element size) -> classes
+        for c in self.ranks:
+            self.objects.setdefault((c[0], c[1], c[3]), []).append(c)
+        # same address <=> the same expansion of the offset (when it is a rational sum: a
+        # zero difference), so classes are matched by expansion instead of pair by pair
+        _trim_terms()
+        self.expansion = {}  # class -> hashable expansion of its offset, or None
+        self.by_expansion = {}  # (space, object, element size, expansion) -> classes
+        for c in self.ranks:
+            t = _terms(c[2]) if c[1] is not None else None
+            t = self.expansion[c] = None if t is None else frozenset(t.items())
+            if t is not None:
+                self.by_expansion.setdefault((c[0], c[1], c[3], t), []).append(c)
+        self.stores = {}  # class -> seqs of its stores
+        for x in events:
+            if x.kind == "store":
+                self.stores.setdefault(self.cls[id(x)], []).append(x.seq)
+        self.atomics = sorted(x.seq for x in events if x.atomic)
+        self._rel: dict = {}
+        self._blocked: dict = {}
+        self._same: dict = {}
+        self._between: dict = {}
+
+    def class_of(self, e):
+        c = self.cls.get(id(e))
+        return c if c is not None else _class(e)
+
+    def rel(self, x, e) -> tuple:
+        """(_same_address(x, e), may_alias(x, e))."""
+        k = (self.class_of(x), self.class_of(e))
+        got = self._rel.get(k)
+        if got is None:
+            got = self._rel[k] = (_same_address(x, e), may_alias(x, e))
+        return got
+
+    def blocked(self, li, e) -> bool:
+        """Whether another access in loop ``li`` keeps ``e`` in it (see hoisted_levels)."""
+        ce = self.class_of(e)
+        mine = self.times.get(id(e), 0)  # e itself is not one of the others
+        key = (id(li), ce, e.kind, bool(e.atomic or e.volatile), mine)
+        got = self._blocked.get(key)
+        if got is None:
+            got = False
+            for c, (n_all, n_store, n_av) in self.loop.get(id(li), {}).items():
+                if c == ce and mine:
+                    n_all -= mine
+                    n_store -= mine * (e.kind == "store")
+                    n_av -= mine * bool(e.atomic or e.volatile)
+                if n_all <= 0:
+                    continue
+                same, alias = self.rel(self.rep[c], e)
+                if alias and ((n_av > 0) or (not same and (n_store if e.kind == "load" else n_all) > 0)):
+                    got = True
+                    break
+            self._blocked[key] = got
+        return got
+
+    def same_address_before(self, e, start):
+        """The accesses with ``e``'s address and a seq below ``start``, latest first."""
+        ce = self.class_of(e)
+        cs = self._same.get(ce)
+        if cs is None:
+            t = self.expansion.get(ce)
+            group = self.objects.get((ce[0], ce[1], ce[3]), [])
+            if t is not None:  # the classes without an expansion are compared one by one
+                cs = self.by_expansion.get((ce[0], ce[1], ce[3], t), []) + \
+                    [c for c in group if self.expansion[c] is None and self.rel(self.rep[c], e)[0]]
+            else:
+                cs = [c for c in group if self.rel(self.rep[c], e)[0]]
+            self._same[ce] = cs
+        r0 = bisect.bisect_right(self.neg_seqs, -start)  # first rank with seq < start
+        runs = []
+        for c in cs:
+            rs = self.ranks[c]
+            runs.append(rs[bisect.bisect_left(rs, r0):])
+        for r in heapq.merge(*runs):
+            yield self.order[r]
+
+    def store_between(self, e, lo, hi) -> bool:
+        """Whether a store that may alias ``e`` at another address, or an atomic access, has a
+        seq strictly between ``lo`` and ``hi``."""
+        ce = self.class_of(e)
+        seqs = self._between.get(ce)
+        if seqs is None:
+            seqs = []
+            for c, ss in self.stores.items():
+                same, alias = self.rel(self.rep[c], e)
+                if alias and not same:
+                    seqs += ss
+            seqs = self._between[ce] = sorted(seqs)
+        for ss in (seqs, self.atomics):
+            i = bisect.bisect_right(ss, lo)
+            if i < len(ss) and ss[i] < hi:
+                return True
+        return False
+
+
+def _class(e: S.AccessEvent) -> tuple:
+    """What _same_address and may_alias read of an access: space, object, offset, element size."""
+    off = e.offset
+    try:
+        hash(off)
+    except TypeError:
+        off = ("unhashable", id(e))
+    b = e.pointer.base
+    return (e.space, None if b is None else id(b), off, e.elem_bytes)
+
+
+def hoisted_levels(e: S.AccessEvent, events: list, index: Optional[_Index] = None) -> int:
     """How many enclosing loops (innermost first) the access is moved out of by the compiler."""
+    ix = index if index is not None else _Index(events)
     n = 0
     loops = list(e.loops)
     for idx in range(len(loops) - 1, -1, -1):
@@ -140,36 +342,31 @@ def hoisted_levels(e: S.AccessEvent, events: list) -> int:
         end = len(e.path) if idx == len(loops) - 1 else loops[idx + 1].entry_path_len
         if end > li.path_len:
             break
-        others = [x for x in events if x is not e and _in_loop(x, li)]
-        if e.kind == "load":
-            blockers = [x for x in others if x.kind == "store" and not _same_address(x, e)
-                        and may_alias(x, e)]
-        else:
-            blockers = [x for x in others if not _same_address(x, e) and may_alias(x, e)]
-        if blockers or any(x.atomic or x.volatile for x in others if may_alias(x, e)):
+        # Another access in the loop keeps it there: for a load a store that may alias it at
+        # another address, for a store any such access, and any atomic or volatile one.
+        if ix.blocked(li, e):
             break
         n += 1
     return n
 
 
-def forwarded_from(e: S.AccessEvent, events: list, levels: int) -> Optional[S.AccessEvent]:
+def forwarded_from(e: S.AccessEvent, events: list, levels: int,
+                   index: Optional[_Index] = None) -> Optional[S.AccessEvent]:
     """An earlier access of the same address whose value the compiler reuses for load ``e``
     (after ``e`` is hoisted out of ``levels`` loops), or None."""
+    ix = index if index is not None else _Index(events)
     loops = e.loops[:len(e.loops) - levels]
     start = e.seq
     if levels:
         inner = e.loops[len(e.loops) - levels]
-        start = min([x.seq for x in events if _in_loop(x, inner)] + [e.seq])
-    for a in sorted((x for x in events if x.seq < start), key=lambda x: -x.seq):
-        if not _same_address(a, e) or a.atomic or a.volatile or a.epoch != e.epoch:
+        start = min(ix.first.get(id(inner), e.seq), e.seq)
+    for a in ix.same_address_before(e, start):
+        if a.atomic or a.volatile or a.epoch != e.epoch:
             continue
         if tuple(a.loops) != tuple(loops[:len(a.loops)]) or not _path_subset(a.path, e.path):
             continue
-        between = [x for x in events if a.seq < x.seq < start and x.kind == "store"
-                   and not _same_address(x, e) and may_alias(x, e)]
-        if between or any(x.atomic for x in events if a.seq < x.seq < start):
-            return None
-        return a
+        # a store in between that may change the value, or an atomic access
+        return None if ix.store_between(e, a.seq, start) else a
     return None
 
 
@@ -488,14 +685,15 @@ def annotate(table, launch, counts: bool = True) -> None:
     accs = [a for a in table.accesses if a.event is not None]
     events = [a.event for a in accs]
     counter = RequestCounter(ev, launch) if ev is not None else None
+    index = _Index(events)
     for a in accs:
         e = a.event
         if a.space == "constant":
             continue  # constant-cache reads are not LSU requests
         levels = 0
         if not (e.atomic or e.volatile):
-            levels = hoisted_levels(e, events)
-        src = forwarded_from(e, events, levels) if e.kind == "load" and not (e.atomic or e.volatile) else None
+            levels = hoisted_levels(e, events, index)
+        src = forwarded_from(e, events, levels, index) if e.kind == "load" and not (e.atomic or e.volatile) else None
         if src is not None:
             a.issued = False
             a.requests = 0
