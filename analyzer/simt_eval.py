@@ -680,6 +680,33 @@ class SimtEval:
         return r
 
     def _arith_values(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
+        ci = self._const_ids
+        if id(a.v) in ci and id(b.v) in ci and a.k is self._known and b.k is self._known and \
+                a.t is None and b.t is None:
+            # two constants (a loop counter `d++`, `(M7W/NRX)*i`, the offset of `score[dy][i]`):
+            # the same operation gives the same result every time, computed once a run and
+            # kept as the constant's own array when every entry is known, so that a counter
+            # stays a constant and the arithmetic it feeds hits here too
+            key = (op, id(a.v), id(b.v), id(t))
+            hit = self._uniform_memo.get(key)
+            if hit is None or hit[0] is not t:
+                hit = self._uniform_memo[key] = (t, self._as_const(self._arith_full(op, a, b, t)))
+            return V(hit[1].v, hit[1].k)
+        return self._arith_full(op, a, b, t)
+
+    def _as_const(self, r: V) -> V:
+        """``r`` (the same value for every thread) as the shared constant of that value when
+        every entry is known; else ``r`` made read-only (it is reused)."""
+        if (r.k is self._known or r.k.all()) and r.v.dtype in (_INT, np.float64):
+            x = r.v[0]
+            c = self.const(float(x) if r.v.dtype == np.float64 else int(x))
+            if c.v.dtype == r.v.dtype and np.array_equal(c.v, r.v):
+                return c
+        r.v.flags.writeable = False
+        r.k.flags.writeable = False
+        return r
+
+    def _arith_full(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
         fl = a.is_float or b.is_float or (t is not None and t.is_float and op in ("+", "-", "*", "/"))
         if a.k is self._unknown_k or b.k is self._unknown_k:
             # an operand known for no thread (a loaded value): nothing of the result is known,
@@ -704,6 +731,10 @@ class SimtEval:
                 if op == "%":
                     return V(np.zeros(self.n, dtype=_INT), self.none.copy())
                 r = av / bs
+            elif av.min() >= 0 and bs.min() > 0:
+                # (the common case, `ty*NDIM/4`: C's truncating division is numpy's floor
+                # division when no operand is negative, one pass instead of cint's eight)
+                r = av // bs if op == "/" else av % bs
             else:
                 r = cint.div_array(av, bs) if op == "/" else cint.mod_array(av, bs)
         elif op in ("<", ">", "<=", ">=", "==", "!="):
