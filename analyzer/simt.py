@@ -117,6 +117,7 @@ class Simt(SimtEval):
         self._consts: dict = {}  # (kind, value) -> read-only array of it (see const)
         self._const_ids: dict = {}  # id of such an array -> its key (they live all run)
         self._uniform_memo: dict = {}  # arithmetic on two constants (see _arith_values)
+        self._const_parts: dict = {}  # id of a constant's array -> its token_part
         self._known = _read_only(np.ones(self.n, dtype=bool))  # the ``k`` of every constant
         self._idx_all = _read_only(np.arange(self.n))  # the threads of an access by every thread
         self._zero_v = self.const(0).v  # the entries of the constant 0 (an array's start offset)

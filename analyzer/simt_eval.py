@@ -676,12 +676,26 @@ class SimtEval:
             if (a.k is self._unknown_k and a.t is None) or (b.k is self._unknown_k and b.t is None):
                 r.t = self._zeros  # an input with neither value nor token: no token (as mix_tokens)
             else:
-                r.t = mix_tokens(OP_SALT.get(op, 99), a, b, known=self._known)
+                # (as mix_tokens(salt, a, b): the inputs' parts in order, a constant's computed
+                # once a run)
+                r.t = mix_tokens(OP_SALT.get(op, 99), known=self._known, force=True,
+                                 fixed=(self._token_part(a), self._token_part(b)))
         return r
+
+    def _token_part(self, x: V) -> tuple:
+        """:func:`.token_part` of an input; of a shared constant, once a run."""
+        if x.k is self._known and id(x.v) in self._const_ids:
+            hit = self._const_parts.get(id(x.v))
+            if hit is None:
+                hit = self._const_parts[id(x.v)] = token_part(x, self._known)
+                for arr in hit:
+                    arr.flags.writeable = False
+            return hit
+        return token_part(x, self._known)
 
     def _arith_values(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
         ci = self._const_ids
-        if id(a.v) in ci and id(b.v) in ci and a.k is self._known and b.k is self._known and \
+        if a.k is self._known and b.k is self._known and id(a.v) in ci and id(b.v) in ci and \
                 a.t is None and b.t is None:
             # two constants (a loop counter `d++`, `(M7W/NRX)*i`, the offset of `score[dy][i]`):
             # the same operation gives the same result every time, computed once a run and

@@ -67,3 +67,15 @@ def test_nonnegative_division_skips_sign_handling(monkeypatch):
     assert list(q.v[:6]) == [-2, -2, -1, -1, 0, 0]
     r = s._arith("%", neg, s.const(2))
     assert list(r.v[:6]) == [-1, 0, -1, 0, -1, 0]
+
+
+def test_tokens_with_a_constant_operand_as_mix_tokens():
+    from cudalint.analyzer.simt_values import OP_SALT, mix_tokens
+    rng = np.random.default_rng(5)
+    s = sim()
+    for _ in range(20):
+        x = V(rng.integers(-100, 100, size=N), rng.random(N) < 0.5, rng.integers(0, 3, size=N) * 7)
+        c = s.const(int(rng.integers(-9, 9)))
+        for a, b in ((x, c), (c, x)):
+            r = s._arith("+", a, b)
+            assert np.array_equal(r.t, mix_tokens(OP_SALT["+"], a, b, known=s._known))
