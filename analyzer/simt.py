@@ -115,6 +115,9 @@ class Simt(SimtEval):
         self._unknown_k = _read_only(np.zeros(self.n, dtype=bool))
         self._memo: dict = {}  # (function, id(node)) -> (node, result): see _static
         self._consts: dict = {}  # (kind, value) -> read-only array of it (see const)
+        self._const_ids: dict = {}  # id of such an array -> its key (they live all run)
+        self._uniform_memo: dict = {}  # arithmetic on two constants (see _arith_values)
+        self._const_parts: dict = {}  # id of a constant's array -> its token_part
         self._known = _read_only(np.ones(self.n, dtype=bool))  # the ``k`` of every constant
         self._idx_all = _read_only(np.arange(self.n))  # the threads of an access by every thread
         self._zero_v = self.const(0).v  # the entries of the constant 0 (an array's start offset)
@@ -136,6 +139,7 @@ class Simt(SimtEval):
             else:  # an unsigned 64-bit literal (CRC/hash constants) keeps its bits
                 v = np.full(self.n, cint.as_int64_bits(key[1]), dtype=_INT)
             arrs = self._consts[key] = _read_only(v)
+            self._const_ids[id(arrs)] = key
         return V(arrs, self._known)
 
     def unknown(self) -> V:

@@ -676,10 +676,51 @@ class SimtEval:
             if (a.k is self._unknown_k and a.t is None) or (b.k is self._unknown_k and b.t is None):
                 r.t = self._zeros  # an input with neither value nor token: no token (as mix_tokens)
             else:
-                r.t = mix_tokens(OP_SALT.get(op, 99), a, b, known=self._known)
+                # (as mix_tokens(salt, a, b): the inputs' parts in order, a constant's computed
+                # once a run)
+                r.t = mix_tokens(OP_SALT.get(op, 99), known=self._known, force=True,
+                                 fixed=(self._token_part(a), self._token_part(b)))
         return r
 
+    def _token_part(self, x: V) -> tuple:
+        """:func:`.token_part` of an input; of a shared constant, once a run."""
+        if x.k is self._known and id(x.v) in self._const_ids:
+            hit = self._const_parts.get(id(x.v))
+            if hit is None:
+                hit = self._const_parts[id(x.v)] = token_part(x, self._known)
+                for arr in hit:
+                    arr.flags.writeable = False
+            return hit
+        return token_part(x, self._known)
+
     def _arith_values(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
+        ci = self._const_ids
+        if a.k is self._known and b.k is self._known and id(a.v) in ci and id(b.v) in ci and \
+                a.t is None and b.t is None:
+            # two constants (a loop counter `d++`, `(M7W/NRX)*i`, the offset of `score[dy][i]`):
+            # the same operation gives the same result every time, computed once a run and
+            # kept as the constant's own array when every entry is known, so that a counter
+            # stays a constant and the arithmetic it feeds hits here too
+            key = (op, id(a.v), id(b.v), id(t))
+            hit = self._uniform_memo.get(key)
+            if hit is None or hit[0] is not t:
+                hit = self._uniform_memo[key] = (t, self._as_const(self._arith_full(op, a, b, t)))
+            return V(hit[1].v, hit[1].k)
+        return self._arith_full(op, a, b, t)
+
+    def _as_const(self, r: V) -> V:
+        """``r`` (the same value for every thread) as the shared constant of that value when
+        every entry is known; else ``r`` made read-only (it is reused)."""
+        if (r.k is self._known or r.k.all()) and r.v.dtype in (_INT, np.float64):
+            x = r.v[0]
+            c = self.const(float(x) if r.v.dtype == np.float64 else int(x))
+            if c.v.dtype == r.v.dtype and np.array_equal(c.v, r.v):
+                return c
+        r.v.flags.writeable = False
+        r.k.flags.writeable = False
+        return r
+
+    def _arith_full(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
         fl = a.is_float or b.is_float or (t is not None and t.is_float and op in ("+", "-", "*", "/"))
         if a.k is self._unknown_k or b.k is self._unknown_k:
             # an operand known for no thread (a loaded value): nothing of the result is known,
@@ -704,6 +745,10 @@ class SimtEval:
                 if op == "%":
                     return V(np.zeros(self.n, dtype=_INT), self.none.copy())
                 r = av / bs
+            elif av.min() >= 0 and bs.min() > 0:
+                # (the common case, `ty*NDIM/4`: C's truncating division is numpy's floor
+                # division when no operand is negative, one pass instead of cint's eight)
+                r = av // bs if op == "/" else av % bs
             else:
                 r = cint.div_array(av, bs) if op == "/" else cint.mod_array(av, bs)
         elif op in ("<", ">", "<=", ">=", "==", "!="):

@@ -32,6 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+import networkx as nx
+
 from . import ir
 from .cfg import BLOCK_BARRIER_CALLS, BRANCH, CFG, LOOP_COND, SWITCH, Node
 from .simt import branch_divergence
@@ -146,19 +148,28 @@ class Uniformity:
         g = self.cfg.graph
         reach_in = {n: 0 for n in g.nodes}
         out = {n: gen.get(n, 0) for n in g.nodes}
-        work = list(g.nodes)
+        # The least fixed point does not depend on the order nodes are visited in; visiting
+        # them in reverse postorder from the entry (the stack pops them in that order) lets a
+        # definition flow down a whole loop body in one sweep instead of one node per sweep,
+        # and the predecessor lists are read once (not through the graph at every visit).
+        preds = {n: list(g.predecessors(n)) for n in g.nodes}
+        succs = {n: list(g.successors(n)) for n in g.nodes}
+        entry = getattr(self.cfg, "entry", None)
+        rpo = list(reversed(list(nx.dfs_postorder_nodes(g, entry)))) if entry in g else []
+        seen = set(rpo)
+        work = [n for n in g.nodes if n not in seen][::-1] + rpo[::-1]
         queued = set(work)
         while work:
             n = work.pop()
             queued.discard(n)
             i = 0
-            for p in g.predecessors(n):
+            for p in preds[n]:
                 i |= out[p]
             reach_in[n] = i
             o = gen.get(n, 0) | (i & ~kill.get(n, 0))
             if o != out[n]:
                 out[n] = o
-                for m in g.successors(n):
+                for m in succs[n]:
                     if m not in queued:
                         queued.add(m)
                         work.append(m)
