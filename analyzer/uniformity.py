@@ -81,6 +81,7 @@ class Uniformity:
         #: references bound to memory (``int& next = l_mem[0];``): the variable *is* that
         #: memory, so reading it is a load at the bound address, and writing it a store
         self._refs: dict = {}
+        self._ctrl: dict = {}  # node -> the decisions controlling it
         self._collect()
         self._solve()
 
@@ -308,6 +309,8 @@ class Uniformity:
                 return (None, "depends on threadIdx")
         if isinstance(e, ir.Assign):
             return self._why(e.value, d, at)
+        if isinstance(e, ir.BinOp) and e.op == "/" and self._block_quotient(e, at):
+            return None
         for c in e.children():
             if c is None:
                 continue
@@ -315,6 +318,114 @@ class Uniformity:
             if r is not None:
                 return r
         return None
+
+    # -------------------------------------------------- threads striding by the block size
+    # ``i / blockDim.x`` is the same for every thread of a block when ``i = threadIdx.x +
+    # k*blockDim.x`` with k >= 0 the same for all of them (``i = blockIdx.x*blockDim.x +
+    # threadIdx.x``; ``for (i = threadIdx.x; ...; i += blockDim.x)``): 0 <= threadIdx.x <
+    # blockDim.x, so the quotient is k. Loops written ``((i / blockDim.x) * blockDim.x < n)``
+    # keep every thread for the same trip count precisely so that a barrier inside is safe.
+
+    def _block_quotient(self, e: ir.BinOp, at: Optional[Node]) -> bool:
+        comp = self._block_dim(e.rhs, at, 0)
+        return comp is not None and self._strided(e.lhs, comp, at, 0, None)
+
+    def _reaching_defs(self, v, at: Optional[Node]) -> list:
+        bits = self._var_bits.get(v, 0)
+        if at is not None:
+            bits &= self._reach.get(at, 0)
+        return [d for d in self._defs if d.bit & bits]
+
+    def _plain_defs(self, v, at: Optional[Node]) -> Optional[list]:
+        """The whole-variable definitions of local ``v`` that reach ``at``, or None when some
+        write is partial, not modelled, or ``v`` is not a plain local."""
+        if v.storage not in ("auto",) or v in self._refs:
+            return None
+        defs = self._reaching_defs(v, at)
+        if not defs or any(not d.strong or d.value is None or d.extra for d in defs):
+            return None
+        for d in defs:  # made by only some threads (under a divergent condition): k differs
+            ctrl = self._ctrl.get(d.node)
+            if ctrl is None:
+                ctrl = self._ctrl[d.node] = self.cfg.controlling_decisions(d.node)
+            if ctrl & self.divergent_decisions:
+                return None
+        return defs
+
+    def _block_dim(self, e: ir.Expr, at: Optional[Node], depth: int) -> Optional[str]:
+        """The component c when ``e`` is ``blockDim.c`` (or a local every reaching definition
+        of which sets it to ``blockDim.c``)."""
+        e = _strip(e)
+        if isinstance(e, ir.Builtin):
+            return e.component if e.name == "blockDim" and e.component in ("x", "y", "z") else None
+        if isinstance(e, ir.VarRef) and depth < 8:
+            defs = self._plain_defs(e.var, at)
+            if defs:
+                comps = {self._block_dim(d.value, d.node, depth + 1) for d in defs}
+                if len(comps) == 1:
+                    return comps.pop()
+        return None
+
+    def _nonneg_uniform(self, e: ir.Expr, at: Optional[Node], depth: int) -> bool:
+        """A block-uniform value that cannot be negative: constants >= 0, blockIdx, blockDim,
+        gridDim, and sums and products of them (or locals set only to such values)."""
+        e = _strip(e)
+        if isinstance(e, ir.Const):
+            return isinstance(e.value, int) and not isinstance(e.value, bool) and e.value >= 0
+        if isinstance(e, ir.Builtin):
+            return e.name in ("blockIdx", "blockDim", "gridDim")
+        if isinstance(e, ir.BinOp) and e.op in ("+", "*"):
+            return self._nonneg_uniform(e.lhs, at, depth + 1) and self._nonneg_uniform(e.rhs, at, depth + 1)
+        if isinstance(e, ir.VarRef) and depth < 8:
+            defs = self._plain_defs(e.var, at)
+            return bool(defs) and all(self._nonneg_uniform(d.value, d.node, depth + 1) for d in defs)
+        return False
+
+    def _block_multiple(self, e: ir.Expr, comp: str, at: Optional[Node], depth: int) -> bool:
+        """``e`` is ``u * blockDim.comp`` with u >= 0 the same for the whole block."""
+        e = _strip(e)
+        if self._block_dim(e, at, depth) == comp:
+            return True
+        if isinstance(e, ir.BinOp) and e.op == "*":
+            for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+                if self._block_multiple(a, comp, at, depth + 1) and self._nonneg_uniform(b, at, depth + 1):
+                    return True
+        return False
+
+    def _strided(self, e: ir.Expr, comp: str, at: Optional[Node], depth: int, var) -> bool:
+        """``e`` is ``threadIdx.comp + k*blockDim.comp`` with k >= 0 the same for the whole
+        block. ``var``: the local whose definition ``e`` is; its own earlier value (``i +=
+        blockDim.x``) has the form by induction, given a definition that starts it."""
+        e = _strip(e)
+        if depth > 12:
+            return False
+        if isinstance(e, ir.Builtin):
+            return e.name == "threadIdx" and e.component == comp
+        if isinstance(e, ir.BinOp) and e.op == "+":
+            return any(self._strided(a, comp, at, depth + 1, var) and self._block_multiple(b, comp, at, depth + 1)
+                       for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)))
+        if isinstance(e, ir.VarRef):
+            v = e.var
+            if v is var:
+                return True
+            # the definitions reaching here, and those reaching each definition that reads v's
+            # earlier value (``i += blockDim.x``): all of the form, one of them starting it
+            defs = self._plain_defs(v, at)
+            seen: dict = {}
+            while defs:
+                d = defs.pop()
+                if d.bit in seen:
+                    continue
+                if not self._strided(d.value, comp, d.node, depth + 1, v):
+                    return False
+                seen[d.bit] = any(isinstance(x, ir.VarRef) and x.var is v for x in d.value.walk())
+                if seen[d.bit]:
+                    more = self._plain_defs(v, d.node)
+                    if more is None:
+                        return False
+                    defs += more
+            return bool(seen) and not all(seen.values())
+        return False
 
     def _why_call(self, e: ir.Call, d: int, at: Optional[Node] = None) -> Optional[tuple]:
         name = e.callee

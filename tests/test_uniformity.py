@@ -303,3 +303,63 @@ def test_reaching_definitions_in_one_sweep(tmp_path, monkeypatch):
     nodes = len(u.cfg.graph.nodes)
     assert len(calls) == nodes, (len(calls), nodes)
     assert var(fn, "a39") in u.divergent_vars  # threadIdx.x flows around the loop
+
+
+STRIDED = """
+__global__ void k(const int* in, int* out, int n)
+{
+    __shared__ int s[256];
+    int localIdx = threadIdx.x;
+    int localSize = blockDim.x;
+    int pos = localIdx;
+    int g = blockIdx.x * blockDim.x + threadIdx.x;   /* threadIdx.x + blockIdx.x*blockDim.x */
+    int off = threadIdx.x + 1;                        /* not threadIdx.x + k*blockDim.x */
+    int some = threadIdx.x;
+    if (threadIdx.x < 5)
+        some += blockDim.x;                           /* k differs between threads */
+    int down = threadIdx.x - blockDim.x;              /* k = -1: C division truncates */
+    if (g / blockDim.x == 3) __syncthreads();         /* blockIdx.x: uniform */
+    if (off / blockDim.x == 0) __syncthreads();       /* the last thread gets 1 */
+    if (some / blockDim.x == 0) __syncthreads();
+    if (down / (int)blockDim.x == 0) __syncthreads(); /* thread 0: -1, the others: 0 */
+    while (true) {
+        s[threadIdx.x] = pos < n ? in[pos] : 0;
+        __syncthreads();
+        out[pos % n] = s[(threadIdx.x + 1) % blockDim.x];
+        __syncthreads();
+        pos += localSize;
+        if (((pos / localSize) * localSize) >= n) break;  /* k*blockDim.x: the same for all */
+    }
+    for (int i = threadIdx.x; (i / blockDim.x) * blockDim.x < n; i += blockDim.x) {
+        s[threadIdx.x] = i < n ? in[i] : 0;
+        __syncthreads();
+    }
+    for (int j = threadIdx.x; j < n; j += blockDim.x) {
+        s[threadIdx.x] = in[j];
+        __syncthreads();
+    }
+}
+"""
+
+
+def test_quotient_of_a_block_strided_index_is_uniform(tmp_path):
+    # i = threadIdx.x + k*blockDim.x with k >= 0 the same for the block: i / blockDim.x == k.
+    # The loop that keeps every thread for the same trips so that its barrier is safe
+    # (HeCBench ss: `((stringPos/localSize)*localSize) >= searchLength`) is not divergent; the
+    # forms that are not (threadIdx.x + 1, k set by some threads, k < 0, i < n) still are.
+    fa = lower(tmp_path, STRIDED)
+    u = Uniformity(fa.kernels[0].function)
+    divergent = sorted(d.line for d in u.divergent_decisions)
+    barriers = sorted(b.line for b, _ in u.divergent_barriers())
+    src = textwrap.dedent(STRIDED).splitlines()
+    line = {key: next(n for n, t in enumerate(src, 1) if key in t) for key in (
+        "g / blockDim.x", "off / blockDim.x", "some / blockDim.x", "down / (int)", "(pos / localSize)",
+        "(i / blockDim.x)", "j < n", "if (threadIdx.x < 5)")}
+    assert line["g / blockDim.x"] not in divergent
+    assert line["(pos / localSize)"] not in divergent
+    assert line["(i / blockDim.x)"] not in divergent
+    assert {line["off / blockDim.x"], line["some / blockDim.x"], line["down / (int)"], line["j < n"],
+            line["if (threadIdx.x < 5)"]} <= set(divergent)
+    # the barriers under the three divergent quotients and in the j loop, none other
+    assert barriers == sorted([line["off / blockDim.x"], line["some / blockDim.x"], line["down / (int)"],
+                               line["j < n"] + 2])
