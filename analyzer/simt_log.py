@@ -233,8 +233,8 @@ def entries_by_record(in_cand, ri, involved: list, cols: tuple) -> dict:
 def entry_pairs(kw, ko, max_pairs: int):
     """Index pairs (wsel, osel) of the entries of two access records that touch the same
     element (equal keys ``kw[i] == ko[j]``), at most about ``max_pairs`` of them (the first
-    matching entry is always kept); None when no element is shared. One vectorised join by sort,
-    used by the shared-memory and the global-memory race checks."""
+    matching entry is always kept); None when no element is shared. One vectorised join by sort:
+    the definition of the pairs that the race checks read piece by piece (entry_pair_chunks)."""
     m = _matches(kw, ko, max_pairs)
     return None if m is None else _pairs_of(*m, 0, len(kw))
 

@@ -432,7 +432,7 @@ MAX_FOLDED_RELATIONS = 12
 def folded_cases(c) -> int:
     """How many cases sympy's ``piecewise_fold`` may make of condition ``c`` (an upper bound:
     the product of the arms of every choice in it)."""
-    if not isinstance(c, sp.Basic) or not c.has(sp.Piecewise):
+    if not isinstance(c, sp.Basic):
         return 1
     n = 1
     for p in c.atoms(sp.Piecewise):

@@ -242,9 +242,7 @@ class Uniformity:
     def _var_divergence(self, v, at: Optional[Node]) -> Optional[str]:
         """Why ``v`` differs between threads where it is read at node ``at`` (any node when
         ``at`` is None), or None."""
-        bits = self._var_bits.get(v, 0) & self._div_bits
-        if at is not None:
-            bits &= self._reach.get(at, 0)
+        bits = self._reaching_bits(v, at) & self._div_bits
         if not bits:
             return None
         low = bits & -bits
@@ -330,10 +328,13 @@ class Uniformity:
         comp = self._block_dim(e.rhs, at, 0)
         return comp is not None and self._strided(e.lhs, comp, at, 0, None)
 
-    def _reaching_defs(self, v, at: Optional[Node]) -> list:
+    def _reaching_bits(self, v, at: Optional[Node]) -> int:
+        """The definitions of ``v`` that reach node ``at`` (all of them when ``at`` is None)."""
         bits = self._var_bits.get(v, 0)
-        if at is not None:
-            bits &= self._reach.get(at, 0)
+        return bits & self._reach.get(at, 0) if at is not None else bits
+
+    def _reaching_defs(self, v, at: Optional[Node]) -> list:
+        bits = self._reaching_bits(v, at)
         return [d for d in self._defs if d.bit & bits]
 
     def _plain_defs(self, v, at: Optional[Node]) -> Optional[list]:

@@ -61,8 +61,8 @@ def test_atomic_index_unique_or_shared(tmp_path):
     assert [(r.inter, r.byte_off, r.certain) for r in races] == [(False, None, False), (True, None, False)]
 
 
-def test_parameter_value_that_makes_the_race(tmp_path):
-    _, races = sync_of(tmp_path, """
+#: A race only for x = 185 (15 + x == 200): found by probing the parameter's slope.
+PARAM_RACE = """
     __global__ void k(float* A, int x)
     {
         if (threadIdx.x == 15)
@@ -70,7 +70,11 @@ def test_parameter_value_that_makes_the_race(tmp_path):
         if (threadIdx.x == 200)
             A[threadIdx.x] = threadIdx.x;
     }
-    """, block=(512, 1, 1), grid=(1, 1, 1))
+"""
+
+
+def test_parameter_value_that_makes_the_race(tmp_path):
+    _, races = sync_of(tmp_path, PARAM_RACE, block=(512, 1, 1), grid=(1, 1, 1))
     # 15 + x == 200 only for x = 185
     assert [(r.assumed, r.element) for r in races] == [("x = 185", "A[200]")]
 
@@ -255,14 +259,6 @@ def test_parameter_slope_runs_do_not_look_for_races(tmp_path, monkeypatch):
         return check(self, *args, **kwargs)
 
     monkeypatch.setattr(global_races.GlobalLog, "_check", counting)
-    _, races = sync_of(tmp_path, """
-    __global__ void k(float* A, int x)
-    {
-        if (threadIdx.x == 15)
-            A[threadIdx.x + x] = threadIdx.x;
-        if (threadIdx.x == 200)
-            A[threadIdx.x] = threadIdx.x;
-    }
-    """, block=(512, 1, 1), grid=(1, 1, 1))
+    _, races = sync_of(tmp_path, PARAM_RACE, block=(512, 1, 1), grid=(1, 1, 1))
     assert [(r.assumed, r.element) for r in races] == [("x = 185", "A[200]")]
     assert len(paired) == 2  # was 4
