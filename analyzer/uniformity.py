@@ -35,7 +35,7 @@ from typing import Optional
 import networkx as nx
 
 from . import ir
-from .cfg import BLOCK_BARRIER_CALLS, BRANCH, CFG, LOOP_COND, SWITCH, Node
+from .cfg import BLOCK_BARRIER_CALLS, BRANCH, CFG, LOOP_COND, SWITCH, Node, is_grid_sync
 from .simt import branch_divergence
 from .simt_log import sample_blocks
 
@@ -82,6 +82,7 @@ class Uniformity:
         #: memory, so reading it is a load at the bound address, and writing it a store
         self._refs: dict = {}
         self._ctrl: dict = {}  # node -> the decisions controlling it
+        self._ahead: Optional[set] = None  # nodes from which a block barrier is reachable
         self._collect()
         self._solve()
 
@@ -479,13 +480,77 @@ class Uniformity:
 
     def divergent_barriers(self) -> list[tuple[Node, Node]]:
         """(barrier node, the divergent decision that controls it) for every block barrier
-        (or call of a function containing one) that only some threads may reach."""
+        (or call of a function containing one) that only some threads may reach. The decision
+        named is the innermost one that is not :meth:`leaving_only`, if any."""
         out = []
         for n in self.cfg.barriers():
             ds = self.divergent_controls(n)
             if ds:
-                out.append((n, ds[0]))
+                out.append((n, next((d for d in ds if not self.leaving_only(d)), ds[0])))
         return out
+
+    def leaving_only(self, d: Node) -> bool:
+        """Whether the threads that decision ``d`` turns away from a barrier only leave: every
+        side of ``d`` but one reaches no block barrier (nor call of a function with one) before
+        the kernel ends (``if (i >= n) return;``, a loop with a per-thread trip count after
+        which no barrier follows). An exited thread no longer counts at a barrier (PTX
+        ``exit``: a barrier that only exiting threads were holding up is released), so such a
+        split cannot leave a barrier waiting. Kernels only: a device function's end is not the
+        thread's."""
+        if not self.fn.is_kernel:
+            return False
+        ahead = self._barrier_ahead()
+        return sum(1 for s in self.cfg.graph.successors(d) if s in ahead) <= 1
+
+    def _barrier_ahead(self) -> set:
+        """The nodes from which a block barrier is reachable (the barriers included)."""
+        if self._ahead is None:
+            g = self.cfg.graph
+            stack = list(self.cfg.barriers())
+            seen = set(stack)
+            while stack:
+                for p in g.predecessors(stack.pop()):
+                    if p not in seen:
+                        seen.add(p)
+                        stack.append(p)
+            self._ahead = seen
+        return self._ahead
+
+
+def released_by_exit(n: Node) -> bool:
+    """Whether barrier node ``n`` is one that exited threads no longer hold up (PTX ``exit``):
+    ``__syncthreads`` and its ``_count/_and/_or`` forms, ``__barrier_sync(id)``, a block's
+    cooperative-groups ``sync()``, or a call of device functions whose barriers are all such.
+    Not a grid sync (every thread of the grid must arrive), a ``cuda::barrier`` (it expects a
+    fixed number of arrivals) nor a barrier given a thread count."""
+    if n.barrier_via is None:
+        st = n.stmt
+        return isinstance(st, ir.Barrier) and st.scope == "block" and not st.grid and \
+            st.name != "__barrier_sync_count"
+    return _exit_released_call(n.barrier_via, 0, set())
+
+
+def _exit_released_call(c: ir.Call, depth: int, seen: set) -> bool:
+    if is_grid_sync(c) or c.callee == "__barrier_sync_count":
+        return False
+    if c.callee in BLOCK_BARRIER_CALLS:
+        return True
+    f = c.function
+    if f is None or f.body is None or depth > 16:
+        return False
+    if id(f) in seen:
+        return True
+    seen.add(id(f))
+    for st in f.statements():
+        if isinstance(st, ir.Barrier) and st.scope == "block" and (st.grid or st.name == "__barrier_sync_count"):
+            return False
+        for e in st.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.Call) and (is_grid_sync(x) or x.callee == "__barrier_sync_count" or (
+                        x.function is not None and x.function is not f and
+                        not _exit_released_call(x, depth + 1, seen))):
+                    return False
+    return True
 
 
 def _is_memory_reference(v, init: ir.Expr) -> bool:

@@ -13,7 +13,7 @@ from typing import Optional
 from ..analyzer import ir
 from ..analyzer.cfg import BRANCH, BREAK, CONTINUE, LOOP_COND, RETURN, CFG, functions_with_barrier
 from ..analyzer.sync import uses_thread_dims
-from ..analyzer.uniformity import Uniformity
+from ..analyzer.uniformity import Uniformity, released_by_exit
 from .context import RuleContext
 from .diagnostic import Location, Related
 from .registry import RULES, rule
@@ -64,19 +64,27 @@ def _inside(stmt: ir.Stmt, n) -> bool:
          "in a loop whose trip count depends on the thread, or after a thread-dependent early "
          "`return`, `break` or `continue`. Conditions that are the same for the whole block "
          "(blockIdx, blockDim, gridDim, kernel parameters, constants, uniform loop counters, values "
-         "read from one shared address) are fine.",
+         "read from one shared address) are fine. An error when some of the threads turned away "
+         "reach another barrier (a per-thread loop followed by a barrier, a `break` inside an outer "
+         "loop that synchronises) or the barrier is a grid sync; a warning when every one of them "
+         "leaves the kernel without another barrier (`if (i >= n) return;`): a thread that has "
+         "exited no longer counts at a barrier (PTX `exit`), so that barrier cannot hang, though "
+         "the programming guide still asks every thread of the block to reach it.",
     why="The CUDA programming guide allows `__syncthreads()` in conditional code only if the "
         "condition evaluates identically across the entire thread block; otherwise execution hangs "
         "or produces unintended side effects (threads that skip the barrier are not waited for, or "
         "the block deadlocks waiting for threads that never arrive).",
     example="""
-__global__ void k(float* out, int n) {
+__global__ void rows(const float* in, float* acc, int nrows) {
     __shared__ float s[256];
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;            // some threads leave ...
-    s[threadIdx.x] = out[i];
-    __syncthreads();               // ... and never arrive here
-    out[i] = s[255 - threadIdx.x];
+    int warp = threadIdx.x / 32;
+    for (int r = blockIdx.x * 8 + warp; r < nrows; r += gridDim.x * 8) {  // trips per warp
+        s[threadIdx.x] = in[r * 32 + threadIdx.x % 32];
+        __syncthreads();           // warps still in the loop wait here ...
+        acc[r * 32 + threadIdx.x % 32] += s[(threadIdx.x + 32) % 256];
+        __syncthreads();
+    }
+    __syncthreads();               // ... while those done with it wait here
 }""",
     how_to_fix="Hoist the barrier out of the condition so every thread of the block executes it: "
                "guard the work, not the barrier (`if (i < n) s[t] = out[i]; __syncthreads(); if (i < n) ...`), "
@@ -147,7 +155,15 @@ def _cl601(ctx, me, cfg, uni, b, d, kernel, events, launch):
         ev = min(evs, key=lambda e: e.arrived)
         if ev.arrived == ev.possible and ev.arrived < ev.alive:
             msg += f"; with a block of {launch.threads_per_block} threads only {ev.arrived} reach it"
-    return ctx.diag(me, b.range, msg, kernel=kernel, related=tuple(related))
+    severity = None
+    if kernel is not None and uni.leaving_only(d) and released_by_exit(b):
+        # The threads turned away end the kernel without another barrier: an exited thread no
+        # longer counts at a barrier, so nothing waits forever; only the guide's rule is broken.
+        severity = "warning"
+        msg += ("; the threads that do not reach it leave the kernel without another barrier, and "
+                "exited threads no longer count at a barrier (PTX `exit`), so it cannot hang, but the "
+                "CUDA programming guide requires every thread of the block to reach it")
+    return ctx.diag(me, b.range, msg, kernel=kernel, related=tuple(related), severity=severity)
 
 
 # ---------------------------------------------------------------------- CL602 / CL603

@@ -363,3 +363,98 @@ def test_quotient_of_a_block_strided_index_is_uniform(tmp_path):
     # the barriers under the three divergent quotients and in the j loop, none other
     assert barriers == sorted([line["off / blockDim.x"], line["some / blockDim.x"], line["down / (int)"],
                                line["j < n"] + 2])
+
+
+LEAVING = """
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ void tail(float* s) { s[threadIdx.x] *= 2.0f; __syncthreads(); }
+__device__ void grid_tail(float* s) { s[threadIdx.x] *= 2.0f; cg::this_grid().sync(); }
+__device__ void dev(float* s, int n) {
+    if (threadIdx.x >= n) return;                   // a device function's return: not an exit
+    __syncthreads();
+}
+__global__ void k(float* d, int n, int rows) {
+    __shared__ float s[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;                             // leaves: only exits
+    s[threadIdx.x] = d[i];
+    __syncthreads();
+    for (int r = threadIdx.x; r < rows; r += 64) {  // trips per thread, a barrier after the loop
+        s[threadIdx.x] += d[r];
+        __syncthreads();
+    }
+    __syncthreads();
+    for (int r = threadIdx.x; r < rows; r += 64) {  // trips per thread, nothing after the loop
+        s[threadIdx.x] += d[r];
+        __syncthreads();
+    }
+}
+__global__ void t(float* d) {
+    __shared__ float s[256];
+    s[threadIdx.x] = d[threadIdx.x];
+    if (threadIdx.x < 32) tail(s);                  // the others leave
+}
+__global__ void h(float* d, int n) {
+    __shared__ float s[256];
+    dev(s, n);
+}
+__global__ void g(float* d, int n) {
+    __shared__ float s[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;                             // a grid sync waits for every thread
+    s[threadIdx.x] = d[i];
+    grid_tail(s);
+}
+"""
+
+
+def test_threads_that_only_leave_do_not_hold_up_a_barrier(tmp_path):
+    # PTX `exit`: a thread that has exited no longer counts at a barrier. A decision whose
+    # other sides reach no barrier before the kernel ends (an early return, a per-thread loop
+    # with nothing synchronising after it) cannot leave one waiting; a loop followed by a
+    # barrier can, and so can a device function's return, which goes back to its caller.
+    from cudalint.analyzer.uniformity import released_by_exit
+    fa = lower(tmp_path, LEAVING)
+    src = textwrap.dedent(LEAVING).splitlines()
+    at = lambda key, nth=0: [n for n, t in enumerate(src, 1) if key in t][nth]
+    u = Uniformity(fa.tu.function("k"))
+    bars = {b.line: d for b, d in u.divergent_barriers()}
+    assert sorted(bars) == [at("__syncthreads();", n) for n in (2, 3, 4, 5)]
+    assert bars[at("__syncthreads();", 3)].line == at("r < rows", 0)
+    assert not u.leaving_only(bars[at("__syncthreads();", 3)])   # the barrier after the loop
+    assert bars[at("__syncthreads();", 5)].line == at("r < rows", 1)
+    assert u.leaving_only(bars[at("__syncthreads();", 5)])
+    ut = Uniformity(fa.tu.function("t"))
+    [(b, d)] = ut.divergent_barriers()
+    assert b.line == at("tail(s);") and ut.leaving_only(d)
+    # the barrier after the early return is not divergent for any other reason: the return is it
+    for n in (2, 4):  # after the early return, nothing else divergent controls them
+        assert bars[at("__syncthreads();", n)].line == at("if (i >= n) return;", 0)
+        assert u.leaving_only(bars[at("__syncthreads();", n)])
+    assert all(released_by_exit(b) for b, _ in u.divergent_barriers())
+    dev = Uniformity(fa.tu.function("dev"))
+    [(b, d)] = dev.divergent_barriers()
+    assert not dev.leaving_only(d)
+    ug = Uniformity(fa.tu.function("g"))
+    [(b, d)] = ug.divergent_barriers()
+    assert ug.leaving_only(d) and not released_by_exit(b)
+
+
+def test_cl601_severity_follows_what_the_turned_away_threads_do(tmp_path):
+    from cudalint.rules.runner import CheckOptions, check_file
+    p = tmp_path / "k.cu"
+    p.write_text(textwrap.dedent(LEAVING))
+    result, _ = check_file(str(p), AnalysisOptions(use_ptxas=False, block=(256, 1, 1)), CheckOptions())
+    src = textwrap.dedent(LEAVING).splitlines()
+    at = lambda key, nth=0: [n for n, t in enumerate(src, 1) if key in t][nth]
+    sev = {d.location.line: d.severity for d in result.diagnostics if d.code == "CL601"}
+    assert sev == {at("__syncthreads();", 1): "error",     # dev's own return goes back to the caller
+                   at("__syncthreads();", 2): "warning",   # after the early return
+                   at("__syncthreads();", 3): "error",     # the loop with a barrier after it
+                   at("__syncthreads();", 4): "warning",   # after the early return (and the loop)
+                   at("__syncthreads();", 5): "warning",   # the loop with none after it
+                   at("tail(s);"): "warning",
+                   at("grid_tail(s);"): "error"}           # grid.sync after the early return
+    msg = next(d.message for d in result.diagnostics if d.location.line == at("__syncthreads();", 2))
+    assert "PTX `exit`" in msg and "cannot hang" in msg
