@@ -177,13 +177,13 @@ class Simt(SimtEval):
         if not fr.exits:  # no thread has left by return/break/continue: the mask as it is
             return m
         if not fr.ctxs:  # outside loops and switches (the common case): no copies
-            return Mask(m.must & ~fr.ret_may, m.may & ~fr.ret_must)
+            return Mask(m.must & ~fr.ret_may, m.may & ~fr.ret_must, m.live & ~fr.ret_must)
         dead_must = fr.ret_must.copy()
         dead_may = fr.ret_may.copy()
         for c in fr.ctxs:
             dead_must |= c.brk_must | c.cont_must
             dead_may |= c.brk_may | c.cont_may
-        return Mask(m.must & ~dead_may, m.may & ~dead_must)
+        return Mask(m.must & ~dead_may, m.may & ~dead_must, m.live & ~dead_must)
 
     # ------------------------------------------------------------------ entry
     def run(self) -> "Simt":
@@ -274,21 +274,21 @@ class Simt(SimtEval):
             val = self.ev(s.value, m, fr)
             fr.rets.append((m, val))
         fr.exits = True
-        fr.ret_must |= m.must
+        fr.ret_must |= m.live  # running or not before, it has left now
         fr.ret_may |= m.may
 
     def _s_break(self, s: ir.Break, m: Mask, fr: _Frame) -> None:
         if fr.ctxs:
             fr.exits = True
             c = fr.ctxs[-1]
-            c.brk_must |= m.must
+            c.brk_must |= m.live
             c.brk_may |= m.may
 
     def _s_continue(self, s: ir.Continue, m: Mask, fr: _Frame) -> None:
         for c in reversed(fr.ctxs):
             if not c.switch:
                 fr.exits = True
-                c.cont_must |= m.must
+                c.cont_must |= m.live
                 c.cont_may |= m.may
                 break
 
@@ -357,8 +357,8 @@ class Simt(SimtEval):
         if self.uniform(s.cond) and self._unknown_for(known, m.may):
             self._decide(s.then, s.otherwise, m, fr)
             return
-        mt = Mask(m.must & known & ct, m.may & (~known | ct))
-        me = Mask(m.must & known & ~ct, m.may & (~known | ~ct))
+        mt = Mask(m.must & known & ct, m.may & (~known | ct), m.live & known & ct)
+        me = Mask(m.must & known & ~ct, m.may & (~known | ~ct), m.live & known & ~ct)
         if self.glog is not None and self._static(_tests_atomic, s.cond):
             # `if (atomicAdd(&done, n) + n == total)`: the thread that sees the others' count
             # runs after their updates (the last-arriver pattern)
@@ -529,7 +529,7 @@ class Simt(SimtEval):
                         if it >= UNKNOWN_LOOP_ITERATIONS:
                             truncated = True
                             break
-                        cur = Mask(cur.must & known & ct, cur.may & (~known | ct))
+                        cur = Mask(cur.must & known & ct, cur.may & (~known | ct), cur.live & known & ct)
                 if not cur.any():
                     break
                 if it >= MAX_LOOP_ITERATIONS:
@@ -546,12 +546,14 @@ class Simt(SimtEval):
                     it += 1
                     continue
                 # threads that finished the body or continued run the step
-                after = Mask(lm.must & ~(fr.ret_may | ctx.brk_may), lm.may & ~(fr.ret_must | ctx.brk_must))
+                after = Mask(lm.must & ~(fr.ret_may | ctx.brk_may), lm.may & ~(fr.ret_must | ctx.brk_must),
+                             lm.live & ~(fr.ret_must | ctx.brk_must))
                 for c2 in fr.ctxs[:-1]:
-                    after = Mask(after.must & ~(c2.brk_may | c2.cont_may), after.may & ~(c2.brk_must | c2.cont_must))
+                    after = Mask(after.must & ~(c2.brk_may | c2.cont_may), after.may & ~(c2.brk_must | c2.cont_must),
+                                 after.live & ~(c2.brk_must | c2.cont_must))
                 if s.step is not None and after.any():
                     self.ev(s.step, after, fr)
-                lm = Mask(lm.must & ~(ctx.brk_may), lm.may & ~(ctx.brk_must))
+                lm = Mask(lm.must & ~(ctx.brk_may), lm.may & ~(ctx.brk_must), lm.live & ~ctx.brk_must)
                 it += 1
         finally:
             fr.ctxs.pop()
@@ -680,10 +682,10 @@ def _narrow(m: Mask, sel: np.ndarray) -> Mask:
     ``k < 16`` while it runs: the shared arrays of a full mask stay recognisable)."""
     if sel.all():
         return m
-    if m.must is m.may:
+    if m.must is m.may and m.live is m.must:
         x = m.must & sel
         return Mask(x, x)
-    return Mask(m.must & sel, m.may & sel)
+    return Mask(m.must & sel, m.may & sel, m.live & sel)
 
 
 def _stmt_handler(s: ir.Stmt):

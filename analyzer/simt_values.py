@@ -110,11 +110,16 @@ class RegLoc:
 
 
 class Mask:
-    __slots__ = ("must", "may")
+    """The threads that certainly (``must``) and possibly (``may``) run a statement. ``live``:
+    those that certainly run it unless they have already left (an earlier ``return`` that
+    depended on data): a thread there that runs a ``return``, ``break`` or ``continue`` has
+    certainly left afterwards, whichever way that earlier exit went. Defaults to ``must``."""
+    __slots__ = ("must", "may", "live")
 
-    def __init__(self, must: np.ndarray, may: np.ndarray):
+    def __init__(self, must: np.ndarray, may: np.ndarray, live: Optional[np.ndarray] = None):
         self.must = must
         self.may = may
+        self.live = must if live is None else live
 
     def any(self) -> bool:
         return bool(self.may.any())

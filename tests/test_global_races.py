@@ -262,3 +262,30 @@ def test_parameter_slope_runs_do_not_look_for_races(tmp_path, monkeypatch):
     _, races = sync_of(tmp_path, PARAM_RACE, block=(512, 1, 1), grid=(1, 1, 1))
     assert [(r.assumed, r.element) for r in races] == [("x = 185", "A[200]")]
     assert len(paired) == 2  # was 4
+
+
+#: A data-dependent early return, then warp 0 alone stores (llm.c's wte_backward_kernel): the
+#: threads of the other warps may or may not have left at the first return, but if they had
+#: not, they certainly leave at the second.
+LEAVE_THEN_SELECT = """
+    __global__ void k(float* dst, const int* info)
+    {
+        int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+        int size = info[blockIdx.x];
+        if (warp >= size) return;
+        float a = info[blockIdx.x * blockDim.x + threadIdx.x];
+        if (COND) return;
+        dst[blockIdx.x * 32 + lane] = a;
+    }
+    int main() { float* d; int* i; k<<<4, 256>>>(d, i); return 0; }
+"""
+
+
+def test_a_thread_that_may_have_left_and_else_leaves_is_gone(tmp_path):
+    ks, races = sync_of(tmp_path, LEAVE_THEN_SELECT.replace("COND", "warp != 0"))
+    assert races == []  # only warp 0's 32 lanes store, each its own element of its block's row
+    # the second return depends on loaded data too: threads 0 and 32 may both store dst[0]
+    ks, races = sync_of(tmp_path, LEAVE_THEN_SELECT.replace("COND", "warp != 0 && a > 0.0f"))
+    assert [(r.inter, r.certain, r.element) for r in races] == [(False, False, "dst[0]")]
+    assert {who(ks.sim.ts, r.thread_a) for r in races} | {who(ks.sim.ts, r.thread_b) for r in races} >= \
+        {"block 0, thread 0"}
