@@ -64,6 +64,9 @@ class _Def:
     #: only add to them.
     strong: bool = False
     bit: int = 0
+    #: ``p.y = ...``: the members written (("y",)), so that reading ``p.x`` does not depend
+    #: on it; None for a whole-variable or element write
+    member: Optional[tuple] = None
 
 
 class Uniformity:
@@ -111,14 +114,16 @@ class Uniformity:
                 if root is not None:
                     val = x.value if x.op == "=" else ir.BinOp(x.range, x.type, x.op[:-1], x.target, x.value)
                     whole = isinstance(_strip(x.target), ir.VarRef)
-                    self._defs.append(_Def(root, n, val, tuple(idx), strong=whole))
+                    self._defs.append(_Def(root, n, val, tuple(idx), strong=whole,
+                                           member=_member_path(x.target)))
                     if isinstance(x.target, ir.VarRef) and x.op == "=":
                         targets.add(id(x.target))
             elif isinstance(x, ir.UnaryOp) and x.op in ("pre++", "pre--", "post++", "post--"):
                 root, idx = _root(x.operand)
                 if root is not None:
                     self._defs.append(_Def(root, n, x.operand, tuple(idx),
-                                           strong=isinstance(_strip(x.operand), ir.VarRef)))
+                                           strong=isinstance(_strip(x.operand), ir.VarRef),
+                                           member=_member_path(x.operand)))
             elif isinstance(x, ir.Call):
                 for a in x.args:
                     if isinstance(a, ir.UnaryOp) and a.op == "&":
@@ -249,6 +254,21 @@ class Uniformity:
         low = bits & -bits
         return self._def_reason.get(low) or self.reasons.get(v, "differs between threads")
 
+    def _member_divergence(self, v, path: tuple, at: Optional[Node]) -> Optional[str]:
+        """As :meth:`_var_divergence` for the member ``v.path``: the definitions that write
+        other members (``p.x = threadIdx.x`` for a read of ``p.y``) do not count."""
+        bits = self._reaching_bits(v, at) & self._div_bits
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            d = self._def_of_bit(low)
+            if d.member is None or d.member[:len(path)] == path[:len(d.member)]:
+                return self._def_reason.get(low) or self.reasons.get(v, "differs between threads")
+        return None
+
+    def _def_of_bit(self, bit: int) -> _Def:
+        return self._defs[bit.bit_length() - 1]
+
     # ------------------------------------------------------------------ queries
     def is_uniform(self, e: Optional[ir.Expr], at: Optional[Node] = None) -> bool:
         return e is None or self.why_divergent(e, at) is None
@@ -300,6 +320,14 @@ class Uniformity:
                 return (r[0], root)
             return self._why(e.base, d, at)
         if isinstance(e, ir.Member):
+            path = _member_path(e)
+            base = _strip(e.base)
+            while isinstance(base, ir.Member):
+                base = _strip(base.base)
+            if path and isinstance(base, ir.VarRef) and base.var in self.divergent_vars and \
+                    base.var not in self._refs:
+                why = self._member_divergence(base.var, path, at)
+                return (f"{base.var.name}.{'.'.join(path)}", why) if why is not None else None
             return self._why(e.base, d, at)
         if isinstance(e, ir.Call):
             return self._why_call(e, d, at)
@@ -561,6 +589,17 @@ def _is_memory_reference(v, init: ir.Expr) -> bool:
     while isinstance(e, (ir.Index, ir.Member)):
         e = _strip(e.base)
     return isinstance(e, ir.VarRef) and _is_memory(e.var)
+
+
+def _member_path(e: ir.Expr) -> Optional[tuple]:
+    """``("y",)`` for ``p.y``, ``("a", "x")`` for ``p.a.x`` on a variable; None for anything
+    else (the variable itself, an element, a member reached through a pointer)."""
+    path = []
+    e = _strip(e)
+    while isinstance(e, ir.Member) and not e.arrow:
+        path.append(e.member)
+        e = _strip(e.base)
+    return tuple(reversed(path)) if path and isinstance(e, ir.VarRef) else None
 
 
 def _strip(e: ir.Expr) -> ir.Expr:

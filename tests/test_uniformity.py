@@ -458,3 +458,47 @@ def test_cl601_severity_follows_what_the_turned_away_threads_do(tmp_path):
                    at("grid_tail(s);"): "error"}           # grid.sync after the early return
     msg = next(d.message for d in result.diagnostics if d.location.line == at("__syncthreads();", 2))
     assert "PTX `exit`" in msg and "cannot hang" in msg
+
+
+MEMBERS = """
+struct Pair { int2 a; int b; };
+__global__ void k(const float* img, float* out, int h, int step)
+{
+    __shared__ float s[256];
+    int2 p;
+    p.x = threadIdx.x * step;               // per thread
+    p.y = blockIdx.y * step;                // the same for the block
+    if (p.y >= h && p.y < h + step - 1)     // uniform: p.x's definition does not reach p.y
+        p.y = h - 1;
+    else if (p.y >= h) return;
+    if (p.x < 5) out[0] = 1.0f;             // divergent
+    int2 q = make_int2(threadIdx.x, 0);
+    if (q.y > 0) out[1] = 1.0f;             // a whole-variable definition: divergent
+    Pair r;
+    r.a.x = threadIdx.x;
+    r.a.y = 3;
+    r.b = blockIdx.x;
+    if (r.a.y + r.b > 1) out[2] = 1.0f;     // uniform
+    if (r.a.x > 1) out[3] = 1.0f;           // divergent
+    s[threadIdx.x] = img[p.y * 256 + p.x];
+    __syncthreads();
+    out[p.y * 256 + p.x] = s[255 - threadIdx.x];
+}
+"""
+
+
+def test_members_of_a_local_struct_are_judged_apart(tmp_path):
+    # HeCBench bm3d: `p.x = p_rectangle_start + tid*params.p; p.y = start_point.y +
+    # blockIdx.y*params.p;` then `if (p.y >= stacks_dim.y ...) return;` before __syncthreads():
+    # the early return is the same for the whole block, not divergent because of p.x.
+    fa = lower(tmp_path, MEMBERS)
+    u = Uniformity(fa.tu.function("k"))
+    src = textwrap.dedent(MEMBERS).splitlines()
+    line = lambda key: next(n for n, t in enumerate(src, 1) if key in t)
+    div = {d.line for d in u.divergent_decisions}
+    assert line("p.y >= h && p.y") not in div and line("else if (p.y >= h)") not in div
+    assert line("if (p.x < 5)") in div and line("if (q.y > 0)") in div and line("if (r.a.x > 1)") in div
+    assert line("r.a.y + r.b > 1") not in div
+    assert u.divergent_barriers() == []
+    why = u.why_divergent(next(d for d in u.divergent_decisions if d.line == line("if (p.x < 5)")).expr)
+    assert why == "depends on `p.x`, which depends on threadIdx.x"
