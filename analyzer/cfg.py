@@ -160,7 +160,7 @@ class CFG:
     def _simple(self, s: ir.Stmt, preds, loops, kind: str = STMT) -> list:
         n = self._node(kind, s, None, loops)
         if kind == STMT:
-            call = barrier_call(s, self._barrier_functions)
+            call = barrier_call(s, self._barrier_functions, constants(self.function))
             if call is not None:
                 n.kind = BARRIER
                 n.barrier_via = call
@@ -456,13 +456,60 @@ def is_grid_sync(c: ir.Call) -> bool:
     return False
 
 
-def barrier_call(s: ir.Stmt, barrier_functions: set) -> Optional[ir.Call]:
+def constants(fn: Optional[ir.Function]) -> dict:
+    """The ``const`` scalar locals of ``fn`` whose initialiser is a compile-time number
+    (``const uint32_t Z_COUNT = 256 / sizeof(fr_t);``): variable -> value. Memoised on the
+    function."""
+    if fn is None:
+        return {}
+    memo = getattr(fn, "_cudalint_constants", None)
+    if memo is not None:
+        return memo
+    from . import constprop
+
+    env: dict = {}
+    for st in fn.statements():
+        if isinstance(st, ir.DeclStmt) and st.init is not None and st.var.storage == "auto" and \
+                st.var.type.is_const and not st.var.type.is_pointer and st.var.type.kind != "array":
+            v = constprop.evaluate(st.init, env)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                env[st.var] = v
+    try:
+        fn._cudalint_constants = env
+    except AttributeError:
+        pass
+    return env
+
+
+def live_walk(e: ir.Expr, consts: dict) -> Iterable[ir.Expr]:
+    """``e.walk()`` without the arm of a ``c ? a : b`` that a compile-time condition rules out
+    (``(Z_COUNT > WARP_SZ) ? __syncthreads() : __syncwarp();`` with Z_COUNT = 32 executes
+    only __syncwarp)."""
+    if not consts and not any(isinstance(x, ir.Ternary) for x in e.walk()):
+        yield from e.walk()
+        return
+    from . import constprop
+
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        if isinstance(x, ir.Ternary):
+            c = constprop.evaluate(x.cond, consts)
+            if isinstance(c, (int, float)):
+                stack.extend([x.then if c else x.otherwise, x.cond])
+                continue
+        stack.extend(c for c in reversed(x.children()) if c is not None)
+
+
+def barrier_call(s: ir.Stmt, barrier_functions: set, consts: Optional[dict] = None) -> Optional[ir.Call]:
     """The call in ``s`` that executes a block-wide barrier: ``__syncthreads_or(x)`` used as a
-    value, or a call of a device function that contains a barrier."""
+    value, or a call of a device function that contains a barrier (not in the arm of a
+    conditional expression that a compile-time condition rules out)."""
     if isinstance(s, (ir.If, ir.Loop, ir.Switch, ir.Block)):
         return None
     for e in s.exprs():
-        for x in e.walk():
+        for x in live_walk(e, consts or {}):
             if isinstance(x, ir.Call):
                 if x.callee in BLOCK_BARRIER_CALLS or is_grid_sync(x):
                     return x
@@ -482,12 +529,13 @@ def functions_with_barrier(fn: ir.Function) -> set:
         if depth > 16 or f.body is None:
             return False
         res = False
+        consts = constants(f)
         for st in f.statements():
             if isinstance(st, ir.Barrier) and st.scope == "block":
                 res = True
                 break
             for e in st.exprs():
-                for x in e.walk():
+                for x in live_walk(e, consts):
                     if isinstance(x, ir.Call):
                         if x.callee in BLOCK_BARRIER_CALLS or is_grid_sync(x):
                             res = True

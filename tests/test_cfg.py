@@ -220,3 +220,37 @@ def test_for_header_written_by_a_macro_keeps_its_clauses(tmp_path, header, claus
     exits = [n for n in g.graph.nodes if n.kind == LOOP_COND]
     if clauses[1] is not None:  # a loop with a condition has its exit edge
         assert any(g.graph.edges[e]["label"] is False for e in g.graph.out_edges(exits[0]))
+
+
+CONST_ARM = """
+#define WARP_SZ 32
+typedef long fr_t;
+__device__ void exchange(fr_t* x) {
+    const unsigned Z = 256 / sizeof(fr_t);       // 32
+    (Z > WARP_SZ) ? __syncthreads() : __syncwarp();
+}
+__global__ void k(fr_t* out, const fr_t* in) {
+    const unsigned Z_COUNT = 256 / sizeof(fr_t);  // 32
+    __shared__ fr_t x[256];
+    int tid = threadIdx.x;
+    do {
+        if (in[tid] > 0)
+            continue;
+        x[tid] = in[tid];
+        (Z_COUNT > WARP_SZ) ? __syncthreads() : __syncwarp();
+        (Z_COUNT >= WARP_SZ) ? __syncthreads() : __syncwarp();
+        exchange(x);
+        out[tid] = x[tid ^ 1];
+    } while (0);
+}
+"""
+
+
+def test_the_arm_a_constant_condition_rules_out_is_no_barrier(tmp_path):
+    # HeCBench bitpermute: `(Z_COUNT > WARP_SZ) ? __syncthreads() : __syncwarp();` with
+    # Z_COUNT = 256 / sizeof(long) = 32 only ever runs __syncwarp.
+    fa = lower(tmp_path, CONST_ARM)
+    cfg = CFG(fn(fa, "k"))
+    src = textwrap.dedent(CONST_ARM).splitlines()
+    assert [n.line for n in cfg.barriers()] == [n for n, t in enumerate(src, 1) if "Z_COUNT >= WARP_SZ" in t]
+    assert CFG(fn(fa, "exchange")).barriers() == []
