@@ -72,10 +72,14 @@ class _Def:
 class Uniformity:
     """Block-uniformity of the values and decisions of one function."""
 
-    def __init__(self, fn: ir.Function, cfg: Optional[CFG] = None, _callees: Optional[dict] = None):
+    def __init__(self, fn: ir.Function, cfg: Optional[CFG] = None, _callees: Optional[dict] = None,
+                 divergent_params: frozenset = frozenset()):
         self.fn = fn
         self.cfg = cfg or CFG(fn)
         self._callee_cache = _callees if _callees is not None else {}
+        #: parameters (by position) that the caller passes thread-dependent values in (a device
+        #: function analysed for one call); a kernel's parameters are the same for every thread
+        self._seeded = {fn.params[i] for i in divergent_params if i < len(fn.params)}
         self.divergent_vars: set = set()
         self.divergent_decisions: set = set()
         self.reasons: dict = {}  # var or node -> why divergent (text)
@@ -91,6 +95,8 @@ class Uniformity:
 
     # ------------------------------------------------------------------ collection
     def _collect(self) -> None:
+        for p in self._seeded:  # set on entry to what the caller passes
+            self._defs.append(_Def(p, self.cfg.entry, None, strong=True))
         for n in self.cfg.nodes:
             st = n.stmt
             if n.kind == "stmt" and isinstance(st, ir.DeclStmt) and st.init is not None and \
@@ -214,7 +220,8 @@ class Uniformity:
                 v = d.var
                 why = None
                 if d.value is None:
-                    why = "is assigned a value the analysis does not model"
+                    why = ("is passed a thread-dependent value" if d.node is self.cfg.entry and v in self._seeded
+                           else "is assigned a value the analysis does not model")
                 else:
                     w = self._why(d.value, 0, d.node)
                     if w is None:
@@ -464,25 +471,30 @@ class Uniformity:
             return None
         if name in DIVERGENT_CALLS or short in DIVERGENT_CALLS or name.startswith(DIVERGENT_CALLS_PREFIX):
             return (None, f"is the result of `{name}()`, which differs between threads")
-        for a in e.args:
-            r = self._why(a, d, at)
-            if r is not None:
-                return r
         fn = e.function
+        args = [(i, self._why(a, d, at)) for i, a in enumerate(e.args)]
+        div = [(i, r) for i, r in args if r is not None]
         if fn is not None and fn.body is not None:
             r = self._callee_divergent(fn)
             if r is not None:
-                return (None, f"is returned by `{fn.name}()`, which {r}")
-        return None
+                return div[0][1] if div else (None, f"is returned by `{fn.name}()`, which {r}")
+            # A thread-dependent argument makes the result thread-dependent only if the callee's
+            # result depends on it: closest_point_reduction(my_dist, ...) returns
+            # s_index[0] after a barrier, the same for the block. Only for arguments passed
+            # by value: what a callee writes through &x or a reference is judged elsewhere.
+            if div and _by_value_call(e, fn):
+                if self._callee_divergent(fn, frozenset(i for i, _ in div)) is None:
+                    return None
+        return div[0][1] if div else None
 
-    def _callee_divergent(self, fn: ir.Function) -> Optional[str]:
-        key = id(fn)
+    def _callee_divergent(self, fn: ir.Function, divergent_params: frozenset = frozenset()) -> Optional[str]:
+        key = (id(fn), divergent_params) if divergent_params else id(fn)
         if key in self._callee_cache:
             return self._callee_cache[key]
         self._callee_cache[key] = None  # recursion guard: assume uniform
         res = None
         try:
-            u = Uniformity(fn, None, self._callee_cache)
+            u = Uniformity(fn, None, self._callee_cache, divergent_params)
             for n in u.cfg.nodes:
                 if n.kind == "return" and isinstance(n.stmt, ir.Return) and n.stmt.value is not None:
                     r = u.why_divergent(n.stmt.value)
@@ -589,6 +601,20 @@ def _is_memory_reference(v, init: ir.Expr) -> bool:
     while isinstance(e, (ir.Index, ir.Member)):
         e = _strip(e.base)
     return isinstance(e, ir.VarRef) and _is_memory(e.var)
+
+
+def _by_value_call(call: ir.Call, fn: ir.Function) -> bool:
+    """Every argument passed by value to ``fn``: no reference parameter, no ``&x`` or array
+    argument (which the callee could write through)."""
+    if len(call.args) > len(fn.params) or any(getattr(p, "is_reference", False) for p in fn.params):
+        return False
+    for a in call.args:
+        a = _strip(a)
+        if isinstance(a, ir.UnaryOp) and a.op == "&":
+            return False
+        if isinstance(a, ir.VarRef) and a.var.type.kind == "array":
+            return False
+    return True
 
 
 def _member_path(e: ir.Expr) -> Optional[tuple]:

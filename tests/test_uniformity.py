@@ -502,3 +502,41 @@ def test_members_of_a_local_struct_are_judged_apart(tmp_path):
     assert u.divergent_barriers() == []
     why = u.why_divergent(next(d for d in u.divergent_decisions if d.line == line("if (p.x < 5)")).expr)
     assert why == "depends on `p.x`, which depends on threadIdx.x"
+
+
+CALLS = """
+__device__ int closest(float my_dist, int my_index) {
+    __shared__ float d[256];
+    __shared__ int idx[256];
+    d[threadIdx.x] = my_dist;
+    idx[threadIdx.x] = my_index;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int j = 1; j < blockDim.x; j++)
+            if (d[j] < d[0]) { d[0] = d[j]; idx[0] = idx[j]; }
+    __syncthreads();
+    return idx[0];                      // the same for the whole block
+}
+__device__ int plus_one(int v) { return v + 1; }
+__global__ void k(const float* dist, int* out) {
+    int best = closest(dist[threadIdx.x], threadIdx.x);
+    if (best >= 0) out[0] = best;       // uniform: the callee returns a shared word
+    if (plus_one(threadIdx.x) > 3) out[1] = 1;   // divergent: the result is the argument's
+    if (plus_one(blockIdx.x) > 3) out[2] = 1;    // uniform
+}
+"""
+
+
+def test_a_call_with_thread_dependent_arguments_can_return_a_uniform_value(tmp_path):
+    # HeCBench qtclustering: cnt++ under `if (closest_point_reduction(min_dist, ...) >= 0)`
+    # made the loop `while (cnt < point_count && flag)` divergent: 4 wrong CL601 errors.
+    fa = lower(tmp_path, CALLS)
+    u = Uniformity(fa.tu.function("k"))
+    src = textwrap.dedent(CALLS).splitlines()
+    line = lambda key: next(n for n, t in enumerate(src, 1) if key in t)
+    div = {d.line for d in u.divergent_decisions}
+    assert line("if (best >= 0)") not in div
+    assert line("plus_one(threadIdx.x) > 3") in div
+    assert line("plus_one(blockIdx.x) > 3") not in div
+    d = next(d for d in u.divergent_decisions if d.line == line("plus_one(threadIdx.x) > 3"))
+    assert u.why_divergent(d.expr) == "depends on threadIdx.x"
