@@ -341,6 +341,10 @@ class SimtEval:
         return V(p.off.v + base, p.off.k.copy())
 
     def store(self, fr: _Frame, key, val, m: Mask) -> None:
+        if m.live is not m.must:
+            # a thread that may have left at an earlier return but is otherwise certain to be
+            # here: if it still runs, it stores; if it left, it never reads the register again
+            m = Mask(m.live, m.may)
         old = fr.env.get(key)
         full = (m.must is self._known or bool(np.all(m.must))) and \
             (m.may is m.must or m.may is self._known or bool(np.all(m.may)))

@@ -289,3 +289,33 @@ def test_a_thread_that_may_have_left_and_else_leaves_is_gone(tmp_path):
     assert [(r.inter, r.certain, r.element) for r in races] == [(False, False, "dst[0]")]
     assert {who(ks.sim.ts, r.thread_a) for r in races} | {who(ks.sim.ts, r.thread_b) for r in races} >= \
         {"block 0, thread 0"}
+
+
+#: LULESH's integrateStress (HeCBench lulesh): after `if (k >= numElem) return;` (numElem not
+#: known), each thread zeroes a row of its own `Real_t B[3][8]` in a loop, then adds to it
+#: through two device functions.
+LOCAL_ROW = """
+    __device__ void addto(float* a, float v) { *a += v; }
+    __device__ void rows(float pf[8], const float* x) {
+        for (int i = 0; i < 8; ++i) pf[i] = 0.0f;
+        addto(&pf[0], x[0]);
+    }
+    __global__ void k(const float* x, float* out, int n) {
+        int t = blockIdx.x * blockDim.x + threadIdx.x;
+        if (t >= n) return;
+        float B[3][8];
+        rows(B[0], x + 8 * t);
+        out[t] = B[0][0];
+    }
+    int main(int argc, char** argv) { float *x, *o; k<<<4, 256>>>(x, o, argc); return 0; }
+"""
+
+
+def test_registers_stored_after_a_possible_early_return_keep_their_values(tmp_path):
+    # A thread that may have returned, and otherwise certainly runs the loop, either stores
+    # `i` or never reads it again: the loop's counter stays known, the loop is not cut short,
+    # and pf still points at the thread's own B (it was forgotten, and became a global array
+    # `pf` written by every thread: 12 false CL606 warnings on lulesh).
+    ks, races = sync_of(tmp_path, LOCAL_ROW)
+    assert races == []
+    assert ks.sim.glog.arrays == ["out"]  # no global `pf`
