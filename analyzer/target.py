@@ -15,6 +15,7 @@ preserved in :attr:`Target.arch`, so that ``nvcc -arch`` can be given the exact 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -102,10 +103,10 @@ class Target:
 # --------------------------------------------------------------------------- data loading
 @lru_cache(maxsize=1)
 def _data() -> dict[str, Any]:
-    from importlib import resources  # (here: it imports tempfile, 3 ms a run that never reads this)
-
-    text = resources.files("cudalint.analyzer").joinpath("data/targets.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    # Read beside this module (the package data is installed there): importlib.resources'
+    # readers (zipfile, tempfile) cost 8 to 17 ms of the analysing process of every run.
+    with open(os.path.join(os.path.dirname(__file__), "data", "targets.json"), encoding="utf-8") as f:
+        return json.load(f)
 
 
 def _cc_key(cc: str) -> tuple[int, int]:
