@@ -19,7 +19,7 @@ import os
 import signal
 import threading
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from . import engine
 from .engine import Task, TaskResult, _signal_name, crash_result
@@ -39,7 +39,9 @@ def child_task(task: Task, lowered_fd: Optional[int] = None) -> TaskResult:
     if lowered_fd is not None:
         from .analyzer import lowering
 
-        lowering.expect(task.path, task.aopts, lambda: _receive_lowered(lowered_fd))
+        # what the first analysis imports anyway, loaded while the IR is not there yet
+        idle = engine.warm_up_steps()
+        lowering.expect(task.path, task.aopts, lambda: _receive_lowered(lowered_fd, idle=idle))
     elif task.source is None:
         try:
             from .analyzer.frontend.parse_ahead import start_for
@@ -88,13 +90,17 @@ def _lower_in_child(task: Task, wfd: int) -> None:
         compiled()  # the report reaches the analysis through ptxas' cache (its lock held till then)
 
 
-def _read_all(fd: int, deadline: Optional[float] = None) -> Optional[bytes]:
+def _read_all(fd: int, deadline: Optional[float] = None, idle: Iterable[Callable[[], Any]] = ()) -> Optional[bytes]:
     """Everything a child writes on ``fd`` until it closes it (or ends), or None when
-    ``deadline`` (monotonic clock) passes first."""
+    ``deadline`` (monotonic clock) passes first. ``idle``: steps taken one by one, before
+    the first byte, while there is nothing to read yet (the rest are dropped)."""
     import select
 
     chunks = []
+    steps = list(idle)
     with os.fdopen(fd, "rb") as f:
+        while steps and not select.select([f], [], [], 0)[0]:
+            steps.pop(0)()
         while True:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             if not select.select([f], [], [], wait)[0]:
@@ -105,15 +111,15 @@ def _read_all(fd: int, deadline: Optional[float] = None) -> Optional[bytes]:
             chunks.append(chunk)
 
 
-def _receive_lowered(fd: int, deadline: Optional[float] = None):
+def _receive_lowered(fd: int, deadline: Optional[float] = None, idle: Iterable[Callable[[], Any]] = ()):
     """Read the frontend process' result (waiting for it, until ``deadline`` on the monotonic
-    clock if given): a ``Lowered``, None, or raise ``FrontendGone`` when it ended without
-    writing one (or ran past the deadline)."""
+    clock if given, taking the ``idle`` steps meanwhile): a ``Lowered``, None, or raise
+    ``FrontendGone`` when it ended without writing one (or ran past the deadline)."""
     import pickle
 
     from .analyzer.lowering import FrontendGone
 
-    data = _read_all(fd, deadline)
+    data = _read_all(fd, deadline, idle)
     if data is None:
         raise FrontendGone("timeout")
     try:

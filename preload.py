@@ -1,6 +1,6 @@
 """The analysing process of a one-file ``check``, started before the command line is read.
 
-Loading the analyses (sympy, networkx, numpy, the rules: 0.35 to 0.45 s) is most of a one-file
+Loading the analyses (sympy, numpy, the rules: 0.3 to 0.4 s) is most of a one-file
 run; reading the command line, the configuration and the result cache is another 0.05 s that
 need not come first. The launcher forks this process as soon as the arguments look like one
 file to check (:func:`start`); it loads the analyses at once, then waits for its task, which

@@ -24,9 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-import networkx as nx
-
 from . import ir
+from .digraph import DiGraph, ancestors, immediate_dominators
 
 BLOCK_BARRIER_CALLS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and",
                        "__syncthreads_or", "__barrier_sync", "__barrier_sync_count"}
@@ -112,12 +111,12 @@ class BarrierInterval:
 
 
 class CFG:
-    """The control-flow graph of one function. ``graph`` is a :class:`networkx.DiGraph` whose
-    nodes are :class:`Node` objects."""
+    """The control-flow graph of one function. ``graph`` is a :class:`~.digraph.DiGraph` (networkx's
+    interface, not networkx) whose nodes are :class:`Node` objects."""
 
     def __init__(self, fn: ir.Function, barrier_functions: Optional[set] = None):
         self.function = fn
-        self.graph = nx.DiGraph()
+        self.graph = DiGraph()
         self._next = 0
         self.nodes: list[Node] = []
         self._barrier_functions = barrier_functions if barrier_functions is not None else \
@@ -369,21 +368,21 @@ class CFG:
         return None
 
     # ------------------------------------------------------------------ dominance
-    def _augmented(self) -> nx.DiGraph:
+    def _augmented(self) -> DiGraph:
         """The graph with every node that cannot reach the exit (an endless loop) linked to
         it, so that post-dominators exist for all nodes."""
         g = self.graph.copy()
-        reach = nx.ancestors(g, self.exit) | {self.exit}
+        reach = ancestors(g, self.exit) | {self.exit}
         for n in list(g.nodes):
             if n not in reach:
                 g.add_edge(n, self.exit, label=None, back=False)
         return g
 
     def postdominators(self) -> dict:
-        """Immediate post-dominator of each node (the exit maps to itself)."""
+        """Immediate post-dominator of each node but the exit (which has none)."""
         if self._postdom is None:
-            g = self._augmented().reverse(copy=True)
-            self._postdom = nx.immediate_dominators(g, self.exit)
+            g = self._augmented().reverse()
+            self._postdom = immediate_dominators(g, self.exit)
         return self._postdom
 
     def postdominates(self, a: Node, b: Node) -> bool:

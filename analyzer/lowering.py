@@ -2,7 +2,7 @@
 
 :func:`lower_file` parses (libclang, or pycparser for plain C) and lowers one file into an
 :class:`~.ir.TranslationUnit` with what the parse said about it (a :class:`Lowered`). It imports
-no analysis (no sympy, networkx or numpy): a one-file run lowers its file in a process of its
+no analysis (no sympy or numpy): a one-file run lowers its file in a process of its
 own, started before the analyses load in another, and hands the IR over pickled
 (``isolation.isolated``; a lowered file pickles in a millisecond or two, lowering it took tens).
 :func:`expect` tells this module where such a lowering will arrive from, and :func:`take` is how

@@ -1,7 +1,7 @@
 """What a run asks of the analysis (the command line and configuration, resolved).
 
 Kept apart from ``pipeline`` so that the command line can build it without importing the
-analyses (sympy, networkx, numpy: most of a cold start), which a run answered from the result
+analyses (sympy, numpy: most of a cold start), which a run answered from the result
 cache never needs.
 """
 from __future__ import annotations

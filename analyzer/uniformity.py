@@ -32,10 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-import networkx as nx
-
 from . import ir
 from .cfg import BLOCK_BARRIER_CALLS, BRANCH, CFG, LOOP_COND, SWITCH, Node, is_grid_sync
+from .digraph import dfs_postorder_nodes
 from .simt import branch_divergence
 from .simt_log import sample_blocks
 
@@ -168,7 +167,7 @@ class Uniformity:
         preds = {n: list(g.predecessors(n)) for n in g.nodes}
         succs = {n: list(g.successors(n)) for n in g.nodes}
         entry = getattr(self.cfg, "entry", None)
-        rpo = list(reversed(list(nx.dfs_postorder_nodes(g, entry)))) if entry in g else []
+        rpo = list(reversed(list(dfs_postorder_nodes(g, entry)))) if entry in g else []
         seen = set(rpo)
         work = [n for n in g.nodes if n not in seen][::-1] + rpo[::-1]
         queued = set(work)

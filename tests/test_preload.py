@@ -74,3 +74,53 @@ def test_a_crash_in_it_is_the_files_cl000(tmp_path):
     out, report = _run(["check", str(FIXTURE), "--no-cache"], tmp_path, PROBE_CRASH="1")
     assert out["took"] == [True] and out["code"] == 2 and not out["children_left"]
     assert "CL000" in report and "crashed (signal SIGSEGV)" in report
+
+
+def test_the_analysing_process_loads_what_the_first_analysis_needs_while_the_ir_is_not_there():
+    # isolation._read_all takes the idle steps one by one only while nothing can be read yet
+    from cudalint.isolation import _read_all
+
+    r, w = os.pipe()
+    taken = []
+
+    def first():
+        taken.append(1)
+        os.write(w, b"IR")  # the frontend process answers during the first step
+        os.close(w)
+
+    assert _read_all(r, idle=[first, lambda: taken.append(2)]) == b"IR"
+    assert taken == [1]  # the second step is dropped: the IR came
+    r, w = os.pipe()
+    os.write(w, b"IR")
+    os.close(w)
+    assert _read_all(r, idle=[lambda: taken.append(3)]) == b"IR" and taken == [1]  # there already
+
+
+def test_after_the_warm_up_the_first_analysis_imports_nothing(tmp_path):
+    # engine.WARM_UP_MODULES is what a first analysis imports whatever the file: after the
+    # steps, analysing matmul.cu (in this process, its IR lowered beforehand) loads no module
+    import subprocess
+    import sys
+
+    probe = f"""
+import pickle, sys
+from cudalint.engine import Task, load_analyses, run_task, warm_up_steps
+from cudalint.analyzer import lowering
+from cudalint.analyzer.options import AnalysisOptions
+from cudalint.rules.options import CheckOptions
+assert load_analyses() is None
+path = {str(FIXTURE)!r}
+low = lowering.lower_file(path, lowering.read_source(path)[0], AnalysisOptions())
+lowering.expect(path, AnalysisOptions(), lambda: low)
+before = set(sys.modules)
+for step in warm_up_steps():
+    step()
+warmed = set(sys.modules) - before
+res = run_task(Task(path, AnalysisOptions(), CheckOptions())).result
+print(sorted(set(sys.modules) - before - warmed), "sympy.tensor.tensor" in warmed, len(res.diagnostics) > 0)
+"""
+    # (without ptxas: what a compile imports depends on the toolkit installed)
+    env = dict(os.environ, CUDALINT_CACHE_DIR=str(tmp_path / "cache"), CUDALINT_NO_PTXAS="1")
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["[]", "True", "True"]

@@ -97,3 +97,17 @@ def test_starting_a_files_compile_loads_no_analysis(tmp_path):
     p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split(None, 1) == ["1", "[]\n"]  # one compile started (not the CL2-only one), nothing heavy
+
+
+def test_the_analysing_process_imports_no_pool_and_no_resource_readers(tmp_path):
+    # The analysing process of a one-file check and the parent of a cached run have no use for
+    # multiprocessing (engine's pool: +socket, +subprocess) or importlib.resources' readers
+    # (+zipfile): 20 to 30 ms of imports. A pool still works (test_engine).
+    probe = ("import sys; from cudalint.engine import load_analyses, warm_up_steps; "
+             "from cudalint.analyzer.target import load_target; "
+             "assert load_analyses() is None; [s() for s in warm_up_steps()]; load_target('sm_80'); "
+             "print([m for m in ('multiprocessing', 'importlib.resources', 'zipfile', 'networkx') if m in sys.modules])")
+    env = dict(os.environ, CUDALINT_CACHE_DIR=str(tmp_path / "cache"))
+    p = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"

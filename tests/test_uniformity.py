@@ -286,10 +286,10 @@ def test_reaching_definitions_in_one_sweep(tmp_path, monkeypatch):
     }}
     """)
     fn = fa.tu.function("k")
-    import networkx as nx
+    from cudalint.analyzer.digraph import DiGraph
     calls, on = [], []
-    orig = nx.DiGraph.predecessors
-    monkeypatch.setattr(nx.DiGraph, "predecessors", lambda g, n: (on and calls.append(n)) or orig(g, n))
+    orig = DiGraph.predecessors
+    monkeypatch.setattr(DiGraph, "predecessors", lambda g, n: (on and calls.append(n)) or orig(g, n))
     reaching = Uniformity._reaching
 
     def counted(self):
