@@ -6,6 +6,7 @@ run of the kernel for one block of the launch shape).
 """
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
 from typing import Optional
@@ -469,15 +470,51 @@ def constant_write(ctx: RuleContext):
             if key in seen or not ctx.in_file(e.range, no_file=True):
                 continue
             seen.add(key)
+            where = f"line {v.range.line}"
+            if v.range.file and e.range.file and \
+                    os.path.abspath(v.range.file) != os.path.abspath(e.range.file):
+                where = f"{os.path.basename(v.range.file)}:{v.range.line}"
             yield ctx.diag(me, e.range,
-                           f"device code writes to `__constant__` variable `{v.name}` (declared at line "
-                           f"{v.range.line}); constant memory is read-only on the device — write it from "
+                           f"device code writes to `__constant__` variable `{v.name}` (declared at "
+                           f"{where}); constant memory is read-only on the device — write it from "
                            f"the host with cudaMemcpyToSymbol", kernel=fn.display_name if fn.is_kernel else None)
 
 
 def _root_var(e: ir.Expr) -> Optional[ir.Variable]:
-    while isinstance(e, (ir.Index, ir.Member, ir.Cast)):
-        e = e.operand if isinstance(e, ir.Cast) else e.base
+    """The variable whose own storage the lvalue ``e`` names, or None when the store goes through
+    a pointer value read from memory.
+
+    ``c.field``, ``c[i]`` and ``c.arr[i]`` name part of ``c`` itself. ``c.ptr[i]``, ``c->f`` and
+    ``gp[i]`` (``gp`` a pointer) store where the loaded pointer points, not into ``c``: a
+    ``__constant__`` struct holding device pointers is the usual way to pass them to a kernel.
+    A pointer made from the object's own address (``((float*)c)[i]``, an array decaying) still
+    names ``c``."""
+    while True:
+        if isinstance(e, ir.Cast):
+            e = e.operand
+        elif isinstance(e, ir.Member):
+            if e.arrow and not _addresses_object(e.base):
+                return None
+            e = e.base
+        elif isinstance(e, ir.Index):
+            base = e.base
+            if base.type.kind == "pointer" and not _addresses_object(base):
+                return None
+            e = base
+        elif isinstance(e, ir.UnaryOp) and e.op == "&":
+            e = e.operand
+        else:
+            break
     if isinstance(e, ir.VarRef):
         return e.var
     return None
+
+
+def _addresses_object(e: ir.Expr) -> bool:
+    """True when the pointer-typed ``e`` is an object's own address (an array converted or cast
+    to a pointer) rather than a pointer value stored in memory."""
+    while isinstance(e, ir.Cast):
+        e = e.operand
+        if e.type.kind == "array":
+            return True
+    return isinstance(e, ir.UnaryOp) and e.op == "&"
