@@ -6,7 +6,6 @@ run of the kernel for one block of the launch shape).
 """
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 from typing import Optional
@@ -217,10 +216,10 @@ def shared_race(ctx: RuleContext):
         if others:
             extra = tuple(Related(ctx.analysis.shown_path(x.range.file), Location(x.range.line, x.range.column),
                                   f"also conflicts with this access (`{_text(ctx, x, 50)}`)") for x in others)
-            lines = ", ".join(str(x.range.line) for x in others[:5]) + (", ..." if len(others) > 5 else "")
+            lines = ctx.lines_ref([x.range for x in others], r.b.range)
             n = len(others)
             d = replace(d, message=d.message.replace(
-                " [block", f"; also conflicts with {n} other access{'es' if n > 1 else ''} (line {lines})"
+                " [block", f"; also conflicts with {n} other access{'es' if n > 1 else ''} ({lines})"
                            " [block", 1), related=tuple(d.related) + extra)
         yield d
 
@@ -240,7 +239,7 @@ def _cl602(ctx, me, ks, r, kf):
     else:
         msg = (f"data race on shared `{r.var.name}`: {_who(ks, w.thread_b)} {_kind(r.b_write)} "
                f"`{r.element}` here (`{idx_b}`) while {_who(ks, w.thread_a)} {_kind(r.a_write)} it at "
-               f"line {r.a.range.line} (`{_text(ctx, r.a, 50)}`), with no __syncthreads() between them")
+               f"{ctx.line_ref(r.a.range, r.b.range)} (`{_text(ctx, r.a, 50)}`), with no __syncthreads() between them")
         related = (Related(ctx.analysis.shown_path(r.a.range.file), Location(r.a.range.line, r.a.range.column),
                            f"{_who(ks, w.thread_a)} {_kind(r.a_write)} `{r.element}` here"),)
     if r.witness.same_warp:
@@ -470,10 +469,7 @@ def constant_write(ctx: RuleContext):
             if key in seen or not ctx.in_file(e.range, no_file=True):
                 continue
             seen.add(key)
-            where = f"line {v.range.line}"
-            if v.range.file and e.range.file and \
-                    os.path.abspath(v.range.file) != os.path.abspath(e.range.file):
-                where = f"{os.path.basename(v.range.file)}:{v.range.line}"
+            where = ctx.line_ref(v.range, e.range)
             yield ctx.diag(me, e.range,
                            f"device code writes to `__constant__` variable `{v.name}` (declared at "
                            f"{where}); constant memory is read-only on the device — write it from "

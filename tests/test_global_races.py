@@ -262,3 +262,39 @@ def test_parameter_slope_runs_do_not_look_for_races(tmp_path, monkeypatch):
     _, races = sync_of(tmp_path, PARAM_RACE, block=(512, 1, 1), grid=(1, 1, 1))
     assert [(r.assumed, r.element) for r in races] == [("x = 185", "A[200]")]
     assert len(paired) == 2  # was 4
+
+
+def test_other_access_in_another_file_is_named_by_file(tmp_path):
+    # Rodinia myocyte's shape: block 0 runs a device function of an included file that writes
+    # out[0..1]; block 1 writes out[k] for k = 0, 1 in the .cu. The other access is in part.cuh.
+    from cudalint.rules.runner import CheckOptions, check_file
+    (tmp_path / "part.cuh").write_text(textwrap.dedent("""\
+        __constant__ float table[4];
+        __device__ void first(float* out)
+        {
+            out[0] = 1.0f;
+            out[1] = 2.0f;
+        }
+        """))
+    p = tmp_path / "k.cu"
+    p.write_text(textwrap.dedent("""\
+        #include "part.cuh"
+        __global__ void k(float* out)
+        {
+            if (threadIdx.x == 0) {
+                if (blockIdx.x == 0)
+                    first(out);
+                else
+                    for (int j = 0; j < 2; j++)
+                        out[j] = 3.0f;
+                table[1] = 0.0f;
+            }
+        }
+        int main() { float* o; k<<<2, 32>>>(o); return 0; }
+        """))
+    res, _ = check_file(str(p), AnalysisOptions(use_ptxas=False), CheckOptions(select=["CL605", "CL607"]))
+    got = {(d.code, d.location.line): d.message for d in res.diagnostics}
+    assert set(got) == {("CL607", 9), ("CL605", 10)}
+    assert "writes it at part.cuh:4 (`out[0]`)" in got[("CL607", 9)]
+    assert "also conflicts with 1 other access (part.cuh:5)" in got[("CL607", 9)]
+    assert "(declared at part.cuh:1)" in got[("CL605", 10)]
