@@ -91,8 +91,16 @@ def memory_bound_kernel(ctx: RuleContext):
             continue
         p = rf.point
         hot, hc = c.hot, c.hot_counts
-        where = (f"CGMA {_f(p.cgma)} ({_n(hc.flops, 'flop')} per {_n(hc.accesses, 'global access')} "
-                 f"in each iteration of this loop)")
+        per_iter = f"{_n(hc.flops, 'flop')} per {_n(hc.accesses, 'global access')}"
+        hp = rf.hot_loop_point
+        if hp is None or _f(hp.cgma) == _f(p.cgma):
+            where = f"CGMA {_f(p.cgma)} ({per_iter} in each iteration of this loop)"
+        else:
+            # the roofline places the whole kernel; its other loops and statements move it away
+            # from this loop's own ratio
+            limit = ", its limit as the sizes grow" if "limit" in rf.cgma_source else ""
+            where = (f"CGMA {_f(p.cgma)} (the whole kernel{limit}; this loop alone does {per_iter} "
+                     f"in each iteration: {_f(hp.cgma)})")
         msg = (f"kernel `{k.name}` is memory-bound on {p.device.name}: {where} is below the "
                f"balance point {_f(p.balance_cgma)}; at most {_f(p.attainable_gflops)} of "
                f"{_f(p.peak_gflops)} GFLOPS ({p.fraction_of_peak * 100:.1f}% of peak) with "
