@@ -298,3 +298,26 @@ def test_other_access_in_another_file_is_named_by_file(tmp_path):
     assert "writes it at part.cuh:4 (`out[0]`)" in got[("CL607", 9)]
     assert "also conflicts with 1 other access (part.cuh:5)" in got[("CL607", 9)]
     assert "(declared at part.cuh:1)" in got[("CL605", 10)]
+
+
+def test_select_on_an_unknown_but_equal_condition_stores_equal_values(tmp_path):
+    # HeCBench graphB+ ccHopCount: the 32 lanes of a warp share v, so they load the same label
+    # and store `(l == h) ? 0 : 7` into count[l]: the condition is not known, but equal for the
+    # lanes (one provenance token), so the stored values are equal -- a benign race, as
+    # `count[l] = l + 1` already was. A selection on a per-thread condition still races.
+    src = """
+    __device__ unsigned long long hi;
+    __global__ void k(const int* label, int* count)
+    {
+        const int v = (threadIdx.x + blockIdx.x * 256) / 32;
+        const int h = hi & 0xffffffff;
+        const int l = label[v];
+        if (l == v)
+            count[l] = COND ? 0 : 7;
+    }
+    int main() { int *a, *b; k<<<8, 256>>>(a, b); return 0; }
+    """
+    _, races = sync_of(tmp_path, src.replace("COND", "(l == h)"))
+    assert races == []
+    _, races = sync_of(tmp_path, src.replace("COND", "(threadIdx.x & 1)"))
+    assert len(races) == 1 and not races[0].inter and races[0].b.range.line == 9
