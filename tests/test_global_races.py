@@ -321,3 +321,53 @@ def test_select_on_an_unknown_but_equal_condition_stores_equal_values(tmp_path):
     assert races == []
     _, races = sync_of(tmp_path, src.replace("COND", "(threadIdx.x & 1)"))
     assert len(races) == 1 and not races[0].inter and races[0].b.range.line == 9
+
+
+def test_array_parameter_keeps_its_target_after_a_truncated_loop(tmp_path):
+    # HeCBench rsmt buildMST: each warp passes its own row of a __shared__ array as
+    # `int dist[64]`; an inner loop of unknown trip count writes dist[j]. The interpreter stops
+    # such a loop after a few trips and forgets what the loop assigned -- it forgot the
+    # parameter itself, so the next outer iteration's dist[j] became a *global* array `dist`
+    # shared by all warps: a CL606 warning between warps 0 and 1, which never touch the same
+    # row. Writing dist[j] does not move `dist`; assigning the pointer still does.
+    src = """
+    __device__ void relax(int n, const int* x, int dist[64])
+    {
+        const int lane = threadIdx.x % 32;
+        for (int cnt = 0; cnt < 3; cnt++) {
+            __syncwarp();
+            for (int j = lane; j < n; j += 32) {
+                int d = dist[j];
+                if (d > x[j]) dist[j] = x[j];
+            }
+            MOVE
+        }
+    }
+    __device__ void mid(int n, const int* x, int* out)
+    {
+        __shared__ int dist[4][64];
+        relax(n, x, dist[threadIdx.x / 32]);
+        __syncwarp();
+        out[threadIdx.x] = dist[threadIdx.x / 32][threadIdx.x % 32];
+    }
+    __global__ void k(int n, const int* x, int* out)
+    {
+        mid(n, x, out + blockIdx.x * 128);
+    }
+    int main(int argc, char** argv) { int *x, *o; k<<<8, 128>>>(argc, x, o); return 0; }
+    """
+    ks, races = sync_of(tmp_path, src.replace("MOVE", ""))
+    assert races in (None, []) and not any(r.var.name == "dist" for r in ks.races)
+    # the loop moves the pointer itself: after the truncated loop it is not known any more
+    from cudalint.analyzer.simt import _loop_rebinds
+    from cudalint.analyzer import ir
+    p = tmp_path / "k.cu"
+    fa = analyze_file(str(p), AnalysisOptions(use_ptxas=False))
+    relax = next(f for f in fa.tu.functions if f.name == "relax")
+    outer = next(s for s in relax.body.walk() if isinstance(s, ir.Loop))
+    assert {v.name for v in _loop_rebinds(outer)} == {"cnt", "j", "d"}
+    p.write_text(textwrap.dedent(src.replace("MOVE", "dist = dist + 1;")))
+    fa = analyze_file(str(p), AnalysisOptions(use_ptxas=False))
+    relax = next(f for f in fa.tu.functions if f.name == "relax")
+    outer = next(s for s in relax.body.walk() if isinstance(s, ir.Loop))
+    assert "dist" in {v.name for v in _loop_rebinds(outer)}
