@@ -93,7 +93,7 @@ def memory_bound_kernel(ctx: RuleContext):
         hot, hc = c.hot, c.hot_counts
         per_iter = f"{_n(hc.flops, 'flop')} per {_n(hc.accesses, 'global access')}"
         hp = rf.hot_loop_point
-        if hp is None or _f(hp.cgma) == _f(p.cgma):
+        if hp is None or _close(hp.cgma, p.cgma):
             where = f"CGMA {_f(p.cgma)} ({per_iter} in each iteration of this loop)"
         else:
             # the roofline places the whole kernel; its other loops and statements move it away
@@ -110,6 +110,16 @@ def memory_bound_kernel(ctx: RuleContext):
             where_r = k.function.range  # the loop is in a device function of another file
             msg += f" (hot loop at {os.path.basename(hot.loop.range.file)}:{hot.loop.range.line})"
         yield ctx.diag(me, where_r, msg, kernel=k.name)
+
+
+def _close(a, b) -> bool:
+    """Whether the hot loop's CGMA and the kernel's are the same to a reader (within 5%: a
+    tiled product's 16 against 15.9 once the final store counts)."""
+    try:
+        a, b = float(a), float(b)
+    except (TypeError, ValueError):
+        return False
+    return abs(a - b) <= 0.05 * max(abs(a), abs(b))
 
 
 def _has_flops(cgma) -> bool:
