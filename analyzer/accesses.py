@@ -250,7 +250,7 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
         parts = _request_parts(e.elem, e.elem_bytes)
         if len(parts) > 1:
             notes.append(f"a {e.elem_bytes}-byte `{e.elem.spelling}` is moved as {len(parts)} separate "
-                         "4-byte requests; the figures are per request")
+                         f"{parts[0][1]}-byte requests; the figures are per request")
         if space == "shared":
             banks, width = target.shared_memory_banks or 32, target.bank_width_bytes or 4
             c: SharedCost = shared_cost(wa, e.elem_bytes, banks, width)
@@ -332,14 +332,20 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
 def _request_parts(elem: Optional[ir.CType], size: Optional[int]) -> list[tuple[int, int]]:
     """How the hardware moves one element: a single request for 1/2/4/8/16-byte scalars and
     vector types (LDG.64/.128), and for an 8- or 16-byte struct aligned to its size
-    (`struct alignas(16)`, llm.c's x128: one 128-bit access); else one 4-byte request per word
-    (a struct of 4-byte alignment, a float3: the compiler cannot widen it)."""
+    (`struct alignas(16)`, llm.c's x128: one 128-bit access); a larger struct of 8- or 16-byte
+    alignment as one request per 8 or 16 bytes (a struct of four doubles: four 64-bit
+    accesses); else one 4-byte request per word (a struct of 4-byte alignment, a float3: the
+    compiler cannot widen it)."""
     if not size or elem is None:
         return [(0, size or 0)]
     if elem.kind != "record" and size in (1, 2, 4, 8, 16):
         return [(0, size)]
     if elem.kind == "record" and size in (8, 16) and (elem.align or 0) >= size:
         return [(0, size)]
+    if elem.kind == "record" and size > 16:
+        a = min(elem.align or 0, 16)
+        if a in (8, 16) and size % a == 0:
+            return [(a * i, a) for i in range(size // a)]
     if size <= 4 or size % 4:
         return [(0, size)]
     return [(4 * i, 4) for i in range(size // 4)]

@@ -177,6 +177,22 @@ def _is_fp64(t: ir.CType) -> bool:
 # --------------------------------------------------------------------------- the walk
 
 
+def _constant_root(e: ir.Expr) -> Optional[ir.Variable]:
+    """The ``__constant__`` variable whose own storage the value ``e`` is read from (``c``,
+    ``c.f``, ``c[i]``, ``c[i].f``), or None (a value read through a pointer, or no constant)."""
+    e = strip_casts(e)
+    while isinstance(e, (ir.Index, ir.Member)):
+        if isinstance(e, ir.Member):
+            if e.arrow:
+                return None
+        elif not strip_casts(e.base).type.is_array:
+            return None
+        e = strip_casts(e.base)
+    if isinstance(e, ir.VarRef) and e.var.storage == "constant":
+        return e.var
+    return None
+
+
 class _Walker:
     def __init__(self, fn: ir.Function, syms: CountSymbols, global_params: Optional[set] = None,
                  depth_offset: int = 0, call_stack: tuple = (), cache: Optional[dict] = None,
@@ -223,13 +239,18 @@ class _Walker:
         g = self.global_vars if g is None else g
         e = strip_casts(e)
         if isinstance(e, ir.VarRef):
-            return e.var in g and (e.var.type.is_pointer or e.var.type.is_array)
+            return (e.var in g and (e.var.type.is_pointer or e.var.type.is_array)) or \
+                (e.var.storage == "constant" and e.var.type.is_pointer)
         if isinstance(e, ir.BinOp) and e.op in ("+", "-"):
             return self._is_global_ptr(e.lhs, g) or (e.op == "+" and self._is_global_ptr(e.rhs, g))
         if isinstance(e, ir.UnaryOp) and e.op == "&":
             return self._root_global(e.operand, g) is not None
         if isinstance(e, ir.Ternary):
             return self._is_global_ptr(e.then, g) or self._is_global_ptr(e.otherwise, g)
+        if e.type.is_pointer and _constant_root(e) is not None:
+            # a device pointer kept in __constant__ memory (a pointer variable, a pointer member
+            # or element of a __constant__ struct or array): it points to global memory
+            return True
         if isinstance(e, ir.Member) and e.type.is_pointer:
             root = self._member_root(e)
             return root is not None and root in g

@@ -559,9 +559,18 @@ class Simt(SimtEval):
             fr.ctxs.pop()
             self.iter_stack.pop()
         if truncated:
+            rebinds = None
             for v in self._static(_loop_writes, s):
                 if v in fr.env:
-                    fr.env[v] = self.unknown() if not isinstance(fr.env[v], Ptr) else None
+                    if not isinstance(fr.env[v], Ptr):
+                        fr.env[v] = self.unknown()
+                        continue
+                    # a pointer (an array parameter) stays where it points unless the loop
+                    # assigns the variable itself: `dist[j] = d` writes the memory, not `dist`
+                    if rebinds is None:
+                        rebinds = self._static(_loop_rebinds, s)
+                    if v in rebinds:
+                        fr.env[v] = None
 
     def _static(self, f: Callable, node):
         """``f(node)`` for a fact of the IR alone, computed once per node in this run (a loop
@@ -716,6 +725,40 @@ def _loop_writes(s: ir.Loop) -> set:
         for x in s.step.walk():
             constprop.collect_writes(x, out)
     return constprop.assigned_vars(s.body) | out
+
+
+def _loop_rebinds(s: ir.Loop) -> set:
+    """The variables a loop's body and step assign as a whole (``p = q``, ``p++``, ``&p``, a
+    non-const reference argument), not only through an element or member (``p[i] = x``)."""
+    out: set = set()
+
+    def bare(e: ir.Expr):
+        while isinstance(e, ir.Cast):
+            e = e.operand
+        return e.var if isinstance(e, ir.VarRef) else None
+
+    exprs = [s.step] if s.step is not None else []
+    for st in ir.walk_stmt(s.body):
+        if isinstance(st, ir.DeclStmt):
+            out.add(st.var)
+        exprs.extend(st.exprs())
+    for e in exprs:
+        for x in e.walk():
+            if isinstance(x, ir.Assign):
+                v = bare(x.target)
+            elif isinstance(x, ir.UnaryOp) and x.op in ("pre++", "pre--", "post++", "post--", "&"):
+                v = bare(x.operand)
+            elif isinstance(x, ir.Call):
+                written: set = set()
+                constprop.collect_writes(x, written)
+                out |= {bare(a) for a in x.args if bare(a) in written}
+                continue
+            else:
+                continue
+            if v is not None:
+                out.add(v)
+    out.discard(None)
+    return out
 
 
 def _tests_atomic(c: ir.Expr) -> bool:

@@ -165,10 +165,17 @@ class SimtEval:
         v = self.ev(e, m, fr)
         if isinstance(v, Ptr):
             return V((v.off.v != 0).astype(_INT) | 1, v.off.k.copy())  # non-null pointer
-        if not isinstance(v, V) or v.k is self._unknown_k:
+        if not isinstance(v, V):
+            return self.unknown()
+        # a condition not known but equal between threads keeps the value's provenance tokens
+        # (equal values, equal truth): a `?:` on it selects equal values (``_select``)
+        if self.record and isinstance(v, LazyTokens) and v._mix is not None:
+            return LazyTokens(v.v != 0, v.k, v._mix)
+        t = v.t if self.record else None
+        if v.k is self._unknown_k and t is None:
             return self.unknown()
         # booleans, not 0/1 integers: a condition's value is read only through truth()
-        return V(v.v != 0, v.k)
+        return V(v.v != 0, v.k, t)
 
     def ev(self, e: Optional[ir.Expr], m: Mask, fr: _Frame):
         if e is None:
@@ -871,7 +878,21 @@ class SimtEval:
             av, bv = av.astype(np.float64), bv.astype(np.float64)
         v = np.where(ct, av, bv)
         k = c.k & np.where(ct, a.k, b.k)
-        return V(v, k)
+        out = V(v, k)
+        if self.record and not k.all() and (c.t is not None or a.t is not None or b.t is not None):
+            # provenance: a condition known for the thread passes on the chosen side's token; one
+            # not known but equal between threads (a token), with each side equal between them,
+            # gives equal results (`count[l] = (l == h) ? 0 : n` stores one value per `l`)
+            zero = self._zeros
+            ta = a.t if a.t is not None else zero
+            tb = b.t if b.t is not None else zero
+            t = np.where(c.k, np.where(ct, ta, tb), 0)
+            if c.t is not None:
+                mixed = mix_tokens(OP_SALT["?:"], known=self._known, force=True,
+                                   fixed=(self._token_part(c), self._token_part(a), self._token_part(b)))
+                t = np.where(c.k, t, mixed)
+            out.t = t.astype(_INT)
+        return out
 
     # ------------------------------------------------------------------ calls
     def _call(self, e: ir.Call, m: Mask, fr: _Frame):

@@ -232,10 +232,10 @@ def shared_race(ctx: RuleContext):
         if others:
             extra = tuple(Related(ctx.analysis.shown_path(x.range.file), Location(x.range.line, x.range.column),
                                   f"also conflicts with this access (`{_text(ctx, x, 50)}`)") for x in others)
-            lines = ", ".join(str(x.range.line) for x in others[:5]) + (", ..." if len(others) > 5 else "")
+            lines = ctx.lines_ref([x.range for x in others], r.b.range)
             n = len(others)
             d = replace(d, message=d.message.replace(
-                " [block", f"; also conflicts with {n} other access{'es' if n > 1 else ''} (line {lines})"
+                " [block", f"; also conflicts with {n} other access{'es' if n > 1 else ''} ({lines})"
                            " [block", 1), related=tuple(d.related) + extra)
         yield d
 
@@ -255,7 +255,7 @@ def _cl602(ctx, me, ks, r, kf):
     else:
         msg = (f"data race on shared `{r.var.name}`: {_who(ks, w.thread_b)} {_kind(r.b_write)} "
                f"`{r.element}` here (`{idx_b}`) while {_who(ks, w.thread_a)} {_kind(r.a_write)} it at "
-               f"line {r.a.range.line} (`{_text(ctx, r.a, 50)}`), with no __syncthreads() between them")
+               f"{ctx.line_ref(r.a.range, r.b.range)} (`{_text(ctx, r.a, 50)}`), with no __syncthreads() between them")
         related = (Related(ctx.analysis.shown_path(r.a.range.file), Location(r.a.range.line, r.a.range.column),
                            f"{_who(ks, w.thread_a)} {_kind(r.a_write)} `{r.element}` here"),)
     if r.witness.same_warp:
@@ -485,15 +485,48 @@ def constant_write(ctx: RuleContext):
             if key in seen or not ctx.in_file(e.range, no_file=True):
                 continue
             seen.add(key)
+            where = ctx.line_ref(v.range, e.range)
             yield ctx.diag(me, e.range,
-                           f"device code writes to `__constant__` variable `{v.name}` (declared at line "
-                           f"{v.range.line}); constant memory is read-only on the device — write it from "
+                           f"device code writes to `__constant__` variable `{v.name}` (declared at "
+                           f"{where}); constant memory is read-only on the device — write it from "
                            f"the host with cudaMemcpyToSymbol", kernel=fn.display_name if fn.is_kernel else None)
 
 
 def _root_var(e: ir.Expr) -> Optional[ir.Variable]:
-    while isinstance(e, (ir.Index, ir.Member, ir.Cast)):
-        e = e.operand if isinstance(e, ir.Cast) else e.base
+    """The variable whose own storage the lvalue ``e`` names, or None when the store goes through
+    a pointer value read from memory.
+
+    ``c.field``, ``c[i]`` and ``c.arr[i]`` name part of ``c`` itself. ``c.ptr[i]``, ``c->f`` and
+    ``gp[i]`` (``gp`` a pointer) store where the loaded pointer points, not into ``c``: a
+    ``__constant__`` struct holding device pointers is the usual way to pass them to a kernel.
+    A pointer made from the object's own address (``((float*)c)[i]``, an array decaying) still
+    names ``c``."""
+    while True:
+        if isinstance(e, ir.Cast):
+            e = e.operand
+        elif isinstance(e, ir.Member):
+            if e.arrow and not _addresses_object(e.base):
+                return None
+            e = e.base
+        elif isinstance(e, ir.Index):
+            base = e.base
+            if base.type.kind == "pointer" and not _addresses_object(base):
+                return None
+            e = base
+        elif isinstance(e, ir.UnaryOp) and e.op == "&":
+            e = e.operand
+        else:
+            break
     if isinstance(e, ir.VarRef):
         return e.var
     return None
+
+
+def _addresses_object(e: ir.Expr) -> bool:
+    """True when the pointer-typed ``e`` is an object's own address (an array converted or cast
+    to a pointer) rather than a pointer value stored in memory."""
+    while isinstance(e, ir.Cast):
+        e = e.operand
+        if e.type.kind == "array":
+            return True
+    return isinstance(e, ir.UnaryOp) and e.op == "&"

@@ -3,6 +3,7 @@ the helpers rules share to read them (is a range in this file, a kernel's access
 source expression, where and how to quote an access)."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -27,6 +28,22 @@ class RuleContext:
     @property
     def kernels(self) -> list[KernelFacts]:
         return [k for k in self.analysis.kernels if not k.skipped]
+
+    def line_ref(self, r: ir.SourceRange, here: ir.SourceRange) -> str:
+        """How a message names the line of ``r`` seen from a finding at ``here``: "line N", or
+        "file.cu:N" when ``r`` lies in another file (a header or an included .cu)."""
+        if r.file and here.file and os.path.abspath(r.file) != os.path.abspath(here.file):
+            return f"{os.path.basename(r.file)}:{r.line}"
+        return f"line {r.line}"
+
+    def lines_ref(self, rs: list, here: ir.SourceRange, most: int = 5) -> str:
+        """Several lines named as :meth:`line_ref` does: "line 3, 7" or "a.cuh:3, line 7"."""
+        refs = [self.line_ref(r, here) for r in rs[:most]]
+        if all(x.startswith("line ") for x in refs):
+            text = "line " + ", ".join(x[5:] for x in refs)
+        else:
+            text = ", ".join(refs)
+        return text + (", ..." if len(rs) > most else "")
 
     def option(self, rule: Rule, name: str):
         return self.rule_options.get(rule.code, {}).get(name, rule.options.get(name))

@@ -133,12 +133,12 @@ def _report(ctx: RuleContext, me, inter: bool):
                 seen.add(pos)
                 others.append(r2.a)
         if others:
-            extra = tuple(Related(ctx.path, Location(x.range.line, x.range.column),
+            extra = tuple(Related(ctx.analysis.shown_path(x.range.file), Location(x.range.line, x.range.column),
                                   f"also conflicts with this access (`{_text(ctx, x, 50)}`)") for x in others)
-            lines = ", ".join(str(x.range.line) for x in others[:5]) + (", ..." if len(others) > 5 else "")
+            lines = ctx.lines_ref([x.range for x in others], r.b.range)
             n = len(others)
             d = replace(d, message=d.message.replace(
-                " [", f"; also conflicts with {n} other access{'es' if n > 1 else ''} (line {lines}) [", 1),
+                " [", f"; also conflicts with {n} other access{'es' if n > 1 else ''} ({lines}) [", 1),
                 related=tuple(d.related) + extra)
         yield d
 
@@ -155,9 +155,9 @@ def _diag(ctx, me, ks, r, kf):
         related = ()
     else:
         msg = (f"data race on global `{r.var.name}`: {tb} {_verb(r.b_write, r.b_atomic, r.b_kind)} {elem} "
-               f"here (`{idx_b}`) while {ta} {_verb(r.a_write, r.a_atomic, r.a_kind)} it at line "
-               f"{r.a.range.line} (`{_text(ctx, r.a, 50)}`), with {sep} between them")
-        related = (Related(ctx.path, Location(r.a.range.line, r.a.range.column),
+               f"here (`{idx_b}`) while {ta} {_verb(r.a_write, r.a_atomic, r.a_kind)} it at "
+               f"{ctx.line_ref(r.a.range, r.b.range)} (`{_text(ctx, r.a, 50)}`), with {sep} between them")
+        related = (Related(ctx.analysis.shown_path(r.a.range.file), Location(r.a.range.line, r.a.range.column),
                            f"{ta} {_verb(r.a_write, r.a_atomic, r.a_kind)} {elem} here"),)
     if r.iterations:
         line, ia, ib = r.iterations

@@ -275,3 +275,27 @@ def test_sm13_half_warps_through_the_analysis(tmp_path):
     # global: each half-warp's 64 contiguous bytes is one 64-B transaction (128-B segment halved)
     assert (g.sectors_per_request, g.efficiency, g.pattern) == (2, 1.0, "coalesced")
     assert [d.code for d in diags if d.code.startswith("CL3")] == ["CL301"]
+
+
+def test_struct_of_doubles_moves_as_64_bit_requests(tmp_path):
+    # A whole copy of a 32-byte struct of four doubles (8-byte aligned; Rodinia lavaMD's
+    # FOUR_VECTOR) is four 64-bit accesses, not eight 32-bit ones. Each: lanes 32 bytes apart; a
+    # half-warp (16 lanes x 8 bytes) spans 512 bytes, words 8l and 8l+1 -> banks {0,1,8,9,16,17,
+    # 24,25}, 4 lanes each: 4 wavefronts per half, 8 per request, 2 without conflicts = 4-way.
+    # (As 4-byte parts it was 8-way, "1 without conflicts".)
+    diags, fa, _ = _check(tmp_path, """
+    struct Four { double v, x, y, z; };
+    __global__ void copy_in(const Four* in, double* out)
+    {
+        __shared__ Four box[128];
+        box[threadIdx.x] = in[blockIdx.x * 128 + threadIdx.x];
+        __syncthreads();
+        out[blockIdx.x * 128 + threadIdx.x] = box[0].v;
+    }
+    int main() { Four* in; double* out; copy_in<<<64, 128>>>(in, out); return 0; }
+    """, use_ptxas=False)
+    a = _acc(fa, "box", "store")
+    assert (a.wavefronts_per_request, a.min_wavefronts, a.ways) == (8, 2, 4)
+    cl301 = [d.message for d in diags if d.code == "CL301"]
+    assert cl301 == ["4-way bank conflict: shared store `box[threadIdx.x]` needs 8 wavefronts per "
+                     "request (2 without conflicts)"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -432,3 +433,26 @@ def test_ratio_limit_is_the_limit_of_the_simplified_ratio():
     for num, den in cases:
         r = _ratio(num, den)
         assert _ratio_limit(num, den) == (_limit(r) if r is not None else None), (num, den)
+
+
+def test_cl501_says_when_the_kernel_ratio_is_not_the_hot_loops(tmp_path):
+    # The roofline places the whole kernel: the first loop does 2 flops (an FMA) per 2 loads,
+    # the second 0 flops per 1 store, so the kernel's CGMA is 2n / 3n = 0.667 while the hot loop
+    # alone is 1. The message used to quote 0.667 as "2 flops per 2 global accesses" (Rodinia
+    # heartwall: CGMA 0.4 next to a loop of ratio 1/3).
+    p = tmp_path / "k.cu"
+    p.write_text(textwrap.dedent("""\
+        __global__ void k(const float* a, float* out, int n)
+        {
+            int t = blockIdx.x * blockDim.x + threadIdx.x;
+            float s = 0.0f;
+            for (int i = 0; i < n; i++)
+                s += a[t * n + i] * a[t * n + i + 1];
+            for (int j = 0; j < n; j++)
+                out[t * n + j] = s;
+        }
+        """))
+    (d,) = diags(p, "CL501", use_ptxas=False)
+    assert d.location.line == 5
+    assert "CGMA 0.667 (the whole kernel; this loop alone does 2 flops per 2 global accesses in " \
+           "each iteration: 1) is below the balance point 80" in d.message

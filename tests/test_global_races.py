@@ -319,3 +319,112 @@ def test_registers_stored_after_a_possible_early_return_keep_their_values(tmp_pa
     ks, races = sync_of(tmp_path, LOCAL_ROW)
     assert races == []
     assert ks.sim.glog.arrays == ["out"]  # no global `pf`
+
+
+def test_other_access_in_another_file_is_named_by_file(tmp_path):
+    # Rodinia myocyte's shape: block 0 runs a device function of an included file that writes
+    # out[0..1]; block 1 writes out[k] for k = 0, 1 in the .cu. The other access is in part.cuh.
+    from cudalint.rules.runner import CheckOptions, check_file
+    (tmp_path / "part.cuh").write_text(textwrap.dedent("""\
+        __constant__ float table[4];
+        __device__ void first(float* out)
+        {
+            out[0] = 1.0f;
+            out[1] = 2.0f;
+        }
+        """))
+    p = tmp_path / "k.cu"
+    p.write_text(textwrap.dedent("""\
+        #include "part.cuh"
+        __global__ void k(float* out)
+        {
+            if (threadIdx.x == 0) {
+                if (blockIdx.x == 0)
+                    first(out);
+                else
+                    for (int j = 0; j < 2; j++)
+                        out[j] = 3.0f;
+                table[1] = 0.0f;
+            }
+        }
+        int main() { float* o; k<<<2, 32>>>(o); return 0; }
+        """))
+    res, _ = check_file(str(p), AnalysisOptions(use_ptxas=False), CheckOptions(select=["CL605", "CL607"]))
+    got = {(d.code, d.location.line): d.message for d in res.diagnostics}
+    assert set(got) == {("CL607", 9), ("CL605", 10)}
+    assert "writes it at part.cuh:4 (`out[0]`)" in got[("CL607", 9)]
+    assert "also conflicts with 1 other access (part.cuh:5)" in got[("CL607", 9)]
+    assert "(declared at part.cuh:1)" in got[("CL605", 10)]
+
+
+def test_select_on_an_unknown_but_equal_condition_stores_equal_values(tmp_path):
+    # HeCBench graphB+ ccHopCount: the 32 lanes of a warp share v, so they load the same label
+    # and store `(l == h) ? 0 : 7` into count[l]: the condition is not known, but equal for the
+    # lanes (one provenance token), so the stored values are equal -- a benign race, as
+    # `count[l] = l + 1` already was. A selection on a per-thread condition still races.
+    src = """
+    __device__ unsigned long long hi;
+    __global__ void k(const int* label, int* count)
+    {
+        const int v = (threadIdx.x + blockIdx.x * 256) / 32;
+        const int h = hi & 0xffffffff;
+        const int l = label[v];
+        if (l == v)
+            count[l] = COND ? 0 : 7;
+    }
+    int main() { int *a, *b; k<<<8, 256>>>(a, b); return 0; }
+    """
+    _, races = sync_of(tmp_path, src.replace("COND", "(l == h)"))
+    assert races == []
+    _, races = sync_of(tmp_path, src.replace("COND", "(threadIdx.x & 1)"))
+    assert len(races) == 1 and not races[0].inter and races[0].b.range.line == 9
+
+
+def test_array_parameter_keeps_its_target_after_a_truncated_loop(tmp_path):
+    # HeCBench rsmt buildMST: each warp passes its own row of a __shared__ array as
+    # `int dist[64]`; an inner loop of unknown trip count writes dist[j]. The interpreter stops
+    # such a loop after a few trips and forgets what the loop assigned -- it forgot the
+    # parameter itself, so the next outer iteration's dist[j] became a *global* array `dist`
+    # shared by all warps: a CL606 warning between warps 0 and 1, which never touch the same
+    # row. Writing dist[j] does not move `dist`; assigning the pointer still does.
+    src = """
+    __device__ void relax(int n, const int* x, int dist[64])
+    {
+        const int lane = threadIdx.x % 32;
+        for (int cnt = 0; cnt < 3; cnt++) {
+            __syncwarp();
+            for (int j = lane; j < n; j += 32) {
+                int d = dist[j];
+                if (d > x[j]) dist[j] = x[j];
+            }
+            MOVE
+        }
+    }
+    __device__ void mid(int n, const int* x, int* out)
+    {
+        __shared__ int dist[4][64];
+        relax(n, x, dist[threadIdx.x / 32]);
+        __syncwarp();
+        out[threadIdx.x] = dist[threadIdx.x / 32][threadIdx.x % 32];
+    }
+    __global__ void k(int n, const int* x, int* out)
+    {
+        mid(n, x, out + blockIdx.x * 128);
+    }
+    int main(int argc, char** argv) { int *x, *o; k<<<8, 128>>>(argc, x, o); return 0; }
+    """
+    ks, races = sync_of(tmp_path, src.replace("MOVE", ""))
+    assert races in (None, []) and not any(r.var.name == "dist" for r in ks.races)
+    # the loop moves the pointer itself: after the truncated loop it is not known any more
+    from cudalint.analyzer.simt import _loop_rebinds
+    from cudalint.analyzer import ir
+    p = tmp_path / "k.cu"
+    fa = analyze_file(str(p), AnalysisOptions(use_ptxas=False))
+    relax = next(f for f in fa.tu.functions if f.name == "relax")
+    outer = next(s for s in relax.body.walk() if isinstance(s, ir.Loop))
+    assert {v.name for v in _loop_rebinds(outer)} == {"cnt", "j", "d"}
+    p.write_text(textwrap.dedent(src.replace("MOVE", "dist = dist + 1;")))
+    fa = analyze_file(str(p), AnalysisOptions(use_ptxas=False))
+    relax = next(f for f in fa.tu.functions if f.name == "relax")
+    outer = next(s for s in relax.body.walk() if isinstance(s, ir.Loop))
+    assert "dist" in {v.name for v in _loop_rebinds(outer)}
