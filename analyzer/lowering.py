@@ -39,6 +39,7 @@ class Lowered:
     notes: list[str] = field(default_factory=list)
     dependencies: list[str] = field(default_factory=list)
     scope: Optional[object] = None  # frontend.project_files.ProjectScope
+    missing_headers: list[str] = field(default_factory=list)  # #includes not found (stubbed empty)
 
 
 def read_source(path: str) -> tuple[Optional[str], Optional[str]]:
@@ -74,6 +75,7 @@ def lower_file(path: str, source: str, opts: AnalysisOptions) -> Lowered:
 
     fopts = frontend_options(opts)
     pr = parse_ahead.take(path, fopts) or parse_file(path, fopts)
+    out.missing_headers = list(pr.stubbed_headers)
     for h in pr.stubbed_headers:
         out.notes.append(f"header <{h}> not found; analysed without it (pass its directory with -I)")
     if pr.fatal or pr.tu is None:

@@ -28,11 +28,17 @@ def _cl000(path: str, message: str, line: int = 0, column: int = 0, kernel: Opti
 _NAME_ERROR = re.compile(r"^(unknown type name|use of undeclared identifier|no (template|type|member) named)")
 
 
-def _with_hint(message: str) -> str:
+def _with_hint(message: str, missing: tuple = ()) -> str:
     """A name clang cannot find usually means the file is not a translation unit of its own
     (a kernel file that another ``.cu`` ``#include``s after defining its types and macros) or
-    lacks its -I/-D flags: say so, since the message alone reads like a bug in the user's code."""
+    lacks its -I/-D flags: say so, since the message alone reads like a bug in the user's code.
+    When #includes were not found, name them first: the name most likely lives there."""
     if _NAME_ERROR.match(message):
+        if missing:
+            shown = ", ".join(f"<{h}>" for h in missing[:3]) + (f" and {len(missing) - 3} more"
+                                                               if len(missing) > 3 else "")
+            return (message + f" (not found: {shown}; pass the -I/-D or compile_commands.json "
+                    "the file needs; a file that another .cu #includes is checked through that file)")
         return (message + " (defined elsewhere? pass the -I/-D or compile_commands.json the file "
                 "needs; a file that another .cu #includes is checked through that file)")
     return message
@@ -49,10 +55,12 @@ def check_analysis(fa: FileAnalysis, copts: CheckOptions) -> FileResult:
     if fa.error is not None:
         e = fa.error
         res.error = e.message
-        res.diagnostics.append(_cl000(_where(fa, e), _with_hint(e.message), e.line, e.column))
+        res.diagnostics.append(_cl000(_where(fa, e), _with_hint(e.message, tuple(fa.missing_headers)),
+                                      e.line, e.column))
         return res
     for kname, e in fa.kernel_errors:
-        res.diagnostics.append(_cl000(_where(fa, e), f"kernel `{kname}` not analysed: {_with_hint(e.message)}",
+        hint = _with_hint(e.message, tuple(fa.missing_headers))
+        res.diagnostics.append(_cl000(_where(fa, e), f"kernel `{kname}` not analysed: {hint}",
                                       e.line, e.column, kname))
     if fa.kernel_errors:
         res.error = "clang errors inside kernels"

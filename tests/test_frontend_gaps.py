@@ -132,3 +132,38 @@ def test_bfloat16_through_cooperative_groups(tmp_path):
         }""", block=(256, 1, 1))
     _analysed(res, fa)
     assert _accesses(fa) == [("out", "store", False, 4, 4), ("h", "store", False, 2, 2)]
+
+
+def test_a_name_from_a_missing_header_names_the_header(tmp_path):
+    # HeCBench slu, sptrsv, miniDGS, layernorm, ...: the type or macro lives in a header the
+    # checked directory lacks (nvcc fails as well: "symbolic.h: No such file"). The CL000 says
+    # which #include was not found, not only that a name is undeclared.
+    res, fa = _check(tmp_path, """
+        #include "symbolic.h"
+        #include <thirdparty/config.h>
+        __global__ void k(REAL *x) { x[threadIdx.x] = 0; }""")
+    [d] = [d for d in res.diagnostics if d.code == "CL000"]
+    assert d.message.startswith("kernel `k` not analysed: unknown type name 'REAL' "
+                                "(not found: <symbolic.h>, <thirdparty/config.h>; pass the -I/-D")
+    # without a missing header, the hint stays the general one
+    res, fa = _check(tmp_path, "__global__ void k(REAL *x) { x[threadIdx.x] = 0; }", name="k2.cu")
+    [d] = [d for d in res.diagnostics if d.code == "CL000"]
+    assert "(defined elsewhere? pass the -I/-D" in d.message
+
+
+def test_thrust_complex_in_a_kernel(tmp_path):
+    # HeCBench tsne (nbodyfft.cu): thrust::complex<float> arithmetic in device code, and
+    # debug_utils.cu printing one to a std::ofstream. A complex<float> is 8 bytes.
+    res, fa = _check(tmp_path, """
+        #include <thrust/complex.h>
+        #include <fstream>
+        __global__ void k(const float *in, thrust::complex<float> *out, int n) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            thrust::complex<float> sum, w(cosf(in[i]), sinf(in[i]));
+            for (int j = 0; j < n; ++j) sum += w * 2.0f;
+            out[i] = sum + thrust::exp(w) - thrust::conj(w) / thrust::abs(w);
+        }
+        void dump(std::ofstream &f, const thrust::complex<float> &z) { f << z << z.real(); }""",
+        block=(256, 1, 1))
+    _analysed(res, fa)
+    assert [x for x in _accesses(fa) if x[0] == "out"] == [("out", "store", False, 8, 8)]
