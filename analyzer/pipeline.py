@@ -87,6 +87,7 @@ class FileAnalysis:
     dependencies: list[str] = field(default_factory=list)  # files #included (for the result cache)
     scope: Optional[object] = None  # frontend.project_files.ProjectScope: the user's files
     missing_headers: list[str] = field(default_factory=list)  # #includes not found (parsed as empty)
+    hash_errors: list[str] = field(default_factory=list)  # #error directives the parse reached
 
     @property
     def source_lines(self) -> list[str]:
@@ -132,6 +133,7 @@ def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Op
     fa.notes.extend(lw.notes)
     fa.kernel_errors.extend(lw.kernel_errors)
     fa.missing_headers = list(getattr(lw, "missing_headers", ()))
+    fa.hash_errors = list(getattr(lw, "hash_errors", ()))
     if lw.error is not None:
         fa.error = lw.error
     if lw.scope is not None:

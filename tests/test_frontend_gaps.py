@@ -167,3 +167,18 @@ def test_thrust_complex_in_a_kernel(tmp_path):
         block=(256, 1, 1))
     _analysed(res, fa)
     assert [x for x in _accesses(fa) if x[0] == "out"] == [("out", "store", False, 8, 8)]
+
+
+def test_a_name_after_an_hash_error_names_the_error(tmp_path):
+    # HeCBench frna/prna: int.h stops with `#error Must define one of SHORT, INT, or LONG` unless
+    # the build passes -DINT (nvcc fails the same way); the kernel's CL000 then says so.
+    (tmp_path / "int.h").write_text("#if defined(INT)\ntypedef int int_t;\n#else\n"
+                                    "#error Must define one of SHORT, INT, or LONG\n#endif\n")
+    src = '#include "int.h"\n__global__ void k(int_t *x) { x[threadIdx.x] = 0; }\n'
+    res, fa = _check(tmp_path, src)
+    [d] = [d for d in res.diagnostics if d.code == "CL000"]
+    assert d.message.startswith("kernel `k` not analysed: unknown type name 'int_t' (#error at int.h:4: "
+                                "Must define one of SHORT, INT, or LONG; pass the -I/-D")
+    res, fa = _check(tmp_path, src, name="k2.cu", defines=["INT"])
+    _analysed(res, fa)
+    assert _accesses(fa) == [("x", "store", False, 4, 4)]
