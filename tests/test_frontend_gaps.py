@@ -182,3 +182,21 @@ def test_a_name_after_an_hash_error_names_the_error(tmp_path):
     res, fa = _check(tmp_path, src, name="k2.cu", defines=["INT"])
     _analysed(res, fa)
     assert _accesses(fa) == [("x", "store", False, 4, 4)]
+
+
+def test_half2_and_bfloat162_assigned_empty_braces(tmp_path):
+    # HeCBench quant3MatMul: `res2 = {};` on a half2, which nvcc accepts; with an assignment from
+    # __half2_raw besides the copy/move ones, clang found `= {}` ambiguous. Assigning a raw value
+    # still works (through the converting constructor).
+    res, fa = _check(tmp_path, """
+        #include <cuda_fp16.h>
+        #include <cuda_bf16.h>
+        __global__ void k(half2 *o, __nv_bfloat162 *b, __half2_raw r, __nv_bfloat162_raw br) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            half2 x; x = {}; x = r;
+            __nv_bfloat162 y; y = {}; y = br;
+            o[i] = x;
+            b[i] = y;
+        }""", block=(256, 1, 1))
+    _analysed(res, fa)
+    assert _accesses(fa) == [("o", "store", False, 4, 4), ("b", "store", False, 4, 4)]
