@@ -200,3 +200,15 @@ def test_half2_and_bfloat162_assigned_empty_braces(tmp_path):
         }""", block=(256, 1, 1))
     _analysed(res, fa)
     assert _accesses(fa) == [("o", "store", False, 4, 4), ("b", "store", False, 4, 4)]
+
+
+def test_cuda_h_brings_stdint(tmp_path):
+    # HeCBench merkle (ff_p.hpp): uint64_t with only <cuda.h> included; CUDA's cuda.h includes
+    # <stdint.h> (and types cuuint64_t as uint64_t).
+    res, fa = _check(tmp_path, """
+        #include <cuda.h>
+        static_assert(sizeof(cuuint64_t) == 8, "");
+        __global__ void k(uint64_t *x) { x[blockIdx.x * blockDim.x + threadIdx.x] += 1; }""",
+        block=(256, 1, 1))
+    _analysed(res, fa)
+    assert _accesses(fa) == [("x", "load", False, 8, 8), ("x", "store", False, 8, 8)]
