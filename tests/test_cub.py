@@ -60,6 +60,9 @@ def test_block_reduce_and_scan_are_analysed_with_cubs_shared_memory(tmp_path):
     assert k.resources.static_smem_bytes == 44 + 1184
     acc = {(a.array, a.kind): (a.element_bytes, a.sectors_per_request) for a in k.accesses}
     assert acc[("in", "load")] == (4, 4) and acc[("out", "store")] == (4, 4)
+    # Handing a TempStorage to the collective's constructor (a reference) reads nothing: no
+    # whole-struct shared load is invented for it.
+    assert set(acc) == {("in", "load"), ("out", "store"), ("sums", "store")}
     assert not [d for d in res.diagnostics if d.code == "CL000"]
 
 
