@@ -11,6 +11,7 @@ the pipeline gets it; without one, the pipeline lowers the file itself.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -39,6 +40,8 @@ class Lowered:
     notes: list[str] = field(default_factory=list)
     dependencies: list[str] = field(default_factory=list)
     scope: Optional[object] = None  # frontend.project_files.ProjectScope
+    missing_headers: list[str] = field(default_factory=list)  # #includes not found (stubbed empty)
+    hash_errors: list[str] = field(default_factory=list)  # "int.h:38: Must define ..." (#error hit)
 
 
 def read_source(path: str) -> tuple[Optional[str], Optional[str]]:
@@ -74,6 +77,7 @@ def lower_file(path: str, source: str, opts: AnalysisOptions) -> Lowered:
 
     fopts = frontend_options(opts)
     pr = parse_ahead.take(path, fopts) or parse_file(path, fopts)
+    out.missing_headers = list(pr.stubbed_headers)
     for h in pr.stubbed_headers:
         out.notes.append(f"header <{h}> not found; analysed without it (pass its directory with -I)")
     if pr.fatal or pr.tu is None:
@@ -87,6 +91,7 @@ def lower_file(path: str, source: str, opts: AnalysisOptions) -> Lowered:
     out.tu = tu
     main = os.path.abspath(path)
     errors = list(pr.errors)
+    out.hash_errors = hash_errors(errors, main, source)
     if errors:
         # An error inside a kernel (or a device function it calls) makes that kernel's facts
         # unreliable; errors elsewhere (host code) only get a note.
@@ -110,6 +115,27 @@ def lower_file(path: str, source: str, opts: AnalysisOptions) -> Lowered:
         if not tu.kernels and not tu.functions and errors:
             e = errors[0]
             out.error = ParseProblem(e.message, e.line, e.column, e.file)
+    return out
+
+
+_HASH_ERROR = re.compile(r"^\s*#\s*error\b")
+
+
+def hash_errors(errors, main: str, source: str) -> list[str]:
+    """The ``#error`` directives the parse reached ("int.h:38: Must define one of SHORT, INT, or
+    LONG"): the file wants a -D (or an -I) that was not given, whatever clang says next."""
+    out, texts = [], {main: source.splitlines()}
+    for e in errors:
+        f = os.path.abspath(e.file or main)
+        if f not in texts:
+            try:
+                with open(f, encoding="utf-8", errors="replace") as fh:
+                    texts[f] = fh.read().splitlines()
+            except OSError:
+                texts[f] = []
+        lines = texts[f]
+        if 0 < e.line <= len(lines) and _HASH_ERROR.match(lines[e.line - 1]):
+            out.append(f"{os.path.basename(f)}:{e.line}: {e.message}")
     return out
 
 

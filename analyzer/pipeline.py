@@ -86,6 +86,8 @@ class FileAnalysis:
     target: Optional[Target] = None  # the file's one Target (``opts.arch``), for facts and rules
     dependencies: list[str] = field(default_factory=list)  # files #included (for the result cache)
     scope: Optional[object] = None  # frontend.project_files.ProjectScope: the user's files
+    missing_headers: list[str] = field(default_factory=list)  # #includes not found (parsed as empty)
+    hash_errors: list[str] = field(default_factory=list)  # #error directives the parse reached
 
     @property
     def source_lines(self) -> list[str]:
@@ -130,6 +132,8 @@ def lower(path: str, source: str, opts: AnalysisOptions, fa: FileAnalysis) -> Op
     lw = lowering.take(path, opts, source) or lowering.lower_file(path, source, opts)
     fa.notes.extend(lw.notes)
     fa.kernel_errors.extend(lw.kernel_errors)
+    fa.missing_headers = list(getattr(lw, "missing_headers", ()))
+    fa.hash_errors = list(getattr(lw, "hash_errors", ()))
     if lw.error is not None:
         fa.error = lw.error
     if lw.scope is not None:

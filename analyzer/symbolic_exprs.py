@@ -618,11 +618,14 @@ class WalkerExprs:
             if isinstance(p, Pointer):
                 self._record(_MemLoc(p, p.elem, e, _source_name(e.args[0])), "store", st)
             return None
-        if name.startswith("atomic") and e.args:
+        if name.startswith(("atomic", "__nv_atomic")) and e.args:
+            # atomicAdd(p, v), ...; nvcc's __nv_atomic_fetch_add(p, v, order, scope), ...: the
+            # first operand is the location (__nv_atomic_load[_n] only reads it)
             p = self._rvalue(e.args[0], st)
             vals = [self._rvalue(a, st) for a in e.args[1:]]
             if isinstance(p, Pointer):
-                self._record(_MemLoc(p, p.elem, e, _source_name(e.args[0])), "store", st, atomic=True)
+                kind = "load" if name in ("__nv_atomic_load", "__nv_atomic_load_n") else "store"
+                self._record(_MemLoc(p, p.elem, e, _source_name(e.args[0])), kind, st, atomic=True)
             args = [v for v in vals if is_expr(v)]
             # each lane gets its own old value: lane-varying data
             return MemLoad(sp.Symbol(name), *args, self.syms.thread["x"])

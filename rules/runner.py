@@ -28,14 +28,23 @@ def _cl000(path: str, message: str, line: int = 0, column: int = 0, kernel: Opti
 _NAME_ERROR = re.compile(r"^(unknown type name|use of undeclared identifier|no (template|type|member) named)")
 
 
-def _with_hint(message: str) -> str:
+def _with_hint(message: str, missing: tuple = (), hash_errors: tuple = ()) -> str:
     """A name clang cannot find usually means the file is not a translation unit of its own
     (a kernel file that another ``.cu`` ``#include``s after defining its types and macros) or
-    lacks its -I/-D flags: say so, since the message alone reads like a bug in the user's code."""
-    if _NAME_ERROR.match(message):
-        return (message + " (defined elsewhere? pass the -I/-D or compile_commands.json the file "
-                "needs; a file that another .cu #includes is checked through that file)")
-    return message
+    lacks its -I/-D flags: say so, since the message alone reads like a bug in the user's code.
+    Where the parse hit an ``#error`` or did not find #includes, name them first: that is where
+    the name was to come from."""
+    if not _NAME_ERROR.match(message):
+        return message
+    why = []
+    if hash_errors:
+        why.append(f"#error at {hash_errors[0]}")
+    if missing:
+        why.append("not found: " + ", ".join(f"<{h}>" for h in missing[:3])
+                   + (f" and {len(missing) - 3} more" if len(missing) > 3 else ""))
+    lead = "; ".join(why) + "; pass" if why else "defined elsewhere? pass"
+    return (message + f" ({lead} the -I/-D or compile_commands.json the file needs; a file that "
+            "another .cu #includes is checked through that file)")
 
 
 def _where(fa: FileAnalysis, e) -> str:
@@ -49,10 +58,12 @@ def check_analysis(fa: FileAnalysis, copts: CheckOptions) -> FileResult:
     if fa.error is not None:
         e = fa.error
         res.error = e.message
-        res.diagnostics.append(_cl000(_where(fa, e), _with_hint(e.message), e.line, e.column))
+        hint = _with_hint(e.message, tuple(fa.missing_headers), tuple(fa.hash_errors))
+        res.diagnostics.append(_cl000(_where(fa, e), hint, e.line, e.column))
         return res
     for kname, e in fa.kernel_errors:
-        res.diagnostics.append(_cl000(_where(fa, e), f"kernel `{kname}` not analysed: {_with_hint(e.message)}",
+        hint = _with_hint(e.message, tuple(fa.missing_headers), tuple(fa.hash_errors))
+        res.diagnostics.append(_cl000(_where(fa, e), f"kernel `{kname}` not analysed: {hint}",
                                       e.line, e.column, kname))
     if fa.kernel_errors:
         res.error = "clang errors inside kernels"

@@ -11,7 +11,7 @@ from .. import ir
 from .clang_ext import binary_operator, evaluate, specialized_template, unary_operator
 from .clang_fast import children
 from .clang_cursors import (
-    BUILTIN_VARS, CK, NO_SIZE_KINDS, callee_spelling, cursor_key, find_ref, first_token, infix_op,
+    BUILTIN_VARS, CK, NO_SIZE_KINDS, TK, callee_spelling, cursor_key, find_ref, first_token, infix_op,
     int_or_none, is_default_arg, is_prelude, prefix_op, same_extent, srange, tokens_between,
     tokens_text
 )
@@ -233,6 +233,8 @@ class ExprLowering:
             # the constructor call adds nothing to model.
             return self._expr(args_c[0])
         args = [self._expr(x) for x in args_c]
+        if ref is not None and self._device_function(ref) is None:
+            args = self._by_reference(ref, args)
         if not name and kids:
             callee = self._expr(kids[0])
             name = callee.name if isinstance(callee, ir.FuncRef) else callee_spelling(kids[0])
@@ -252,6 +254,26 @@ class ExprLowering:
             if self._callees is not None and fn not in self._callees:
                 self._callees.append(fn)
         return call
+
+    def _by_reference(self, ref: ci.Cursor, args: list) -> list:
+        """A __shared__ object (a CUB TempStorage, say) bound to a reference parameter of a
+        function the analysis cannot see into is not read by the call: the callee gets its
+        address. Lowered as ``&arg`` so that no load of the whole object is recorded."""
+        try:
+            params = [p.type for p in ref.get_arguments()]
+        except Exception:  # a libclang query on an odd declaration
+            return args
+        out = list(args)
+        for i, (a, pt) in enumerate(zip(args, params)):
+            if pt.kind != TK.LVALUEREFERENCE or a.type is None or a.type.kind != "record":
+                continue
+            root = a
+            while isinstance(root, (ir.Index, ir.Member)):
+                root = root.base
+            if isinstance(root, ir.VarRef) and root.var.storage in ("shared", "extern_shared"):
+                ptr = ir.CType(a.type.spelling + " *", "pointer", 8, element=a.type)
+                out[i] = ir.UnaryOp(a.range, ptr, "&", a)
+        return out
 
     def _launch(self, c, kids, r, t) -> ir.Expr:
         callee_c = kids[0]

@@ -8,6 +8,11 @@
 #define _COOPERATIVE_GROUPS_H_
 
 #include "cuda_runtime.h"
+/* CUDA 12's cooperative_groups.h includes <cuda/std/type_traits> (libcu++), which includes
+ * cuda_fp16.h and cuda_bf16.h for its extended floating-point traits: code that includes only
+ * <cooperative_groups.h> may use __half and __nv_bfloat16 (llm.c's dev/cuda does). */
+#include "cuda_fp16.h"
+#include "cuda_bf16.h"
 
 #ifdef __cplusplus
 

@@ -6,6 +6,8 @@
 #define __cuda_cuda_h__
 
 #include <stddef.h>
+#include <stdlib.h>
+#include <stdint.h> /* as CUDA's cuda.h: code that includes only <cuda.h> uses uint64_t (HeCBench merkle) */
 #include "host_defines.h"
 
 #ifndef CUDA_VERSION
@@ -16,8 +18,8 @@
 extern "C" {
 #endif
 
-typedef unsigned int cuuint32_t;
-typedef unsigned long long cuuint64_t;
+typedef uint32_t cuuint32_t;
+typedef uint64_t cuuint64_t;
 typedef unsigned long long CUdeviceptr_v2;
 typedef CUdeviceptr_v2 CUdeviceptr;
 typedef int CUdevice_v1;

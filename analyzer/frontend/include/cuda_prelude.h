@@ -14,6 +14,10 @@
 #ifndef __CUDACC__
 #define __CUDACC__ 1
 #endif
+/* nvcc names itself (code guards __host__ __device__ with it, as HIP code does with __HIPCC__) */
+#ifndef __NVCC__
+#define __NVCC__ 1
+#endif
 #ifndef __CUDACC_VER_MAJOR__
 #define __CUDACC_VER_MAJOR__ 12
 #define __CUDACC_VER_MINOR__ 8

@@ -70,5 +70,58 @@ __CUDALINT_CAS(unsigned long long int)
 __CUDALINT_CAS(unsigned short int) /* sm_70+ */
 #undef __CUDALINT_CAS
 
+/* nvcc's built-in atomics with a memory order and a thread scope (CUDA 12.8,
+ * __nv_atomic_*): like GCC's __atomic_* built-ins, any arithmetic type; the value operand does
+ * not take part in deduction (an int literal on an unsigned pointer is fine). */
+enum {
+  __NV_ATOMIC_RELAXED,
+  __NV_ATOMIC_CONSUME,
+  __NV_ATOMIC_ACQUIRE,
+  __NV_ATOMIC_RELEASE,
+  __NV_ATOMIC_ACQ_REL,
+  __NV_ATOMIC_SEQ_CST
+};
+enum {
+  __NV_THREAD_SCOPE_THREAD,
+  __NV_THREAD_SCOPE_BLOCK,
+  __NV_THREAD_SCOPE_CLUSTER,
+  __NV_THREAD_SCOPE_DEVICE,
+  __NV_THREAD_SCOPE_SYSTEM
+};
+template <class T> struct __cudalint_same { typedef T type; };
+#define __CUDALINT_NV_RMW(OP)                                                                       \
+  template <class T> __device__ T __nv_atomic_fetch_##OP(volatile T *ptr, typename __cudalint_same<T>::type val, \
+                                                      int order, int scope = __NV_THREAD_SCOPE_SYSTEM); \
+  template <class T> __device__ void __nv_atomic_##OP(volatile T *ptr, typename __cudalint_same<T>::type val, \
+                                                   int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+__CUDALINT_NV_RMW(add)
+__CUDALINT_NV_RMW(sub)
+__CUDALINT_NV_RMW(min)
+__CUDALINT_NV_RMW(max)
+__CUDALINT_NV_RMW(and)
+__CUDALINT_NV_RMW(or)
+__CUDALINT_NV_RMW(xor)
+#undef __CUDALINT_NV_RMW
+template <class T> __device__ T __nv_atomic_load_n(volatile T *ptr, int order,
+                                                   int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_load(volatile T *ptr, T *ret, int order,
+                                                    int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_store_n(volatile T *ptr, typename __cudalint_same<T>::type val,
+                                                       int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_store(volatile T *ptr, T *val, int order,
+                                                     int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ T __nv_atomic_exchange_n(volatile T *ptr, typename __cudalint_same<T>::type val,
+                                                       int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_exchange(volatile T *ptr, T *val, T *ret, int order,
+                                                        int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ bool __nv_atomic_compare_exchange_n(volatile T *ptr, T *expected,
+                                                                  typename __cudalint_same<T>::type desired,
+                                                                  bool weak, int success_order, int failure_order,
+                                                                  int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ bool __nv_atomic_compare_exchange(volatile T *ptr, T *expected, T *desired,
+                                                                bool weak, int success_order, int failure_order,
+                                                                int scope = __NV_THREAD_SCOPE_SYSTEM);
+__device__ void __nv_atomic_thread_fence(int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+
 #endif /* __cplusplus */
 #endif /* __DEVICE_ATOMIC_FUNCTIONS_H__ */

@@ -1,0 +1,2 @@
+/* cudalint: <cub/config.cuh>; CUB is modelled in cub.cuh. */
+#include "cub.cuh"

@@ -1,0 +1,2 @@
+/* cudalint: <cub/device/device_spmv.cuh>; CUB is modelled in cub.cuh. */
+#include "../cub.cuh"

@@ -1,0 +1,2 @@
+/* cudalint: <cub/thread/thread_load.cuh>; CUB is modelled in cub.cuh. */
+#include "../cub.cuh"

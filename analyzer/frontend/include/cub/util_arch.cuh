@@ -1,0 +1,2 @@
+/* cudalint: <cub/util_arch.cuh>; CUB is modelled in cub.cuh. */
+#include "cub.cuh"

@@ -1,0 +1,2 @@
+/* cudalint: <cub/util_ptx.cuh>; CUB is modelled in cub.cuh. */
+#include "cub.cuh"
