@@ -87,8 +87,9 @@ def _whole_vector_read(a, accesses) -> bool:
     if not isinstance(node, ir.Member) or node.member not in _COMPONENT:
         return False
     vt = node.base.type
-    if vt.kind != "vector" or vt.lanes != a.stride or vt.size != a.stride * a.element_bytes:
-        return False
+    if vt.kind != "vector" or vt.lanes not in (2, 4) or vt.lanes != a.stride or \
+            vt.size != a.stride * a.element_bytes:
+        return False  # float3 & co. (4-byte aligned) are read one component at a time
     c = _COMPONENT[node.member]
     ptr = ev.pointer
     want = {(j - c) * a.element_bytes for j in range(vt.lanes)} - {0}
