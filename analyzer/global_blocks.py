@@ -32,12 +32,17 @@ def uses_block_index(fn: ir.Function, depth: int = 0, seen=None) -> set:
     return out
 
 
-def global_blocks(grid: Optional[tuple], comps: set) -> tuple[list, str]:
+def global_blocks(grid: Optional[tuple], comps: set, one_d: bool = False) -> tuple[list, str]:
     """Blocks to simulate side by side for the inter-block check, and a note on what was
     assumed. Along each blockIdx component the kernel reads: 0, 1 and the last (or all of them
     when there are at most 3); a component it does not read stays 0 (every block along it
-    computes the same addresses, so block 1 stands for all)."""
-    if grid is None:
+    computes the same addresses, so block 1 stands for all). ``one_d``: the grid's size is not
+    known but every launch passes it as an integer, so blockIdx.y and blockIdx.z are 0."""
+    if grid is None and one_d and comps:
+        g = (2, 1, 1)
+        note = ("grid size not known, 1-D (launched with an integer grid): blocks 0 and 1 "
+                "checked")
+    elif grid is None:
         if not comps:
             return [(0, 0, 0)], ("no launch grid known and the kernel never reads blockIdx: "
                                  "assumed one block")

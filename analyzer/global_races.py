@@ -10,6 +10,10 @@ every access to global memory -- pointer parameters, ``__device__`` variables, `
 - **inter-block**: two threads of different blocks, anywhere between two grid-wide barriers
   (``grid.sync()``) or the kernel's ends: ``__syncthreads()`` orders nothing across blocks.
 
+Not paired across blocks: two accesses inside one ``if`` that tests an atomic's returned
+ticket for equality, kept where the block shares it (``*flag = atomicInc(&count, n)``, a
+barrier, ``if (*flag == gridDim.x - 1)``): one block at most draws that ticket and goes in.
+
 Not reported: a load and a store of one element by two lanes of the same warp (warp-synchronous
 code that relies on lockstep lanes: GPUVerify's ``--warp-sync`` view; CL302 covers its
 shared-memory form). Not races: atomic against atomic; two stores of provably equal values (known numbers, or one
@@ -157,6 +161,9 @@ class GlobalLog:
         self.probe_sig: list = []  # per record: (var, node, threads, offsets) for probing
         self._pair_checks = 0
         self.by_data: set = set()  # ids of accesses under a branch on data (data_selected)
+        # block-uniform decisions whose 'then' side one block at most takes (an atomic's
+        # ticket tested for equality: `if (*flag == gridDim.x - 1)`)
+        self.lone: set = set()
 
     # ------------------------------------------------------------------ events
     def barrier(self, sim, node, m) -> None:
@@ -415,6 +422,9 @@ class GlobalLog:
             return
         if intra and rw.kind == ro.kind == "block-library":
             return  # cuRAND MTGP32 is called by the threads of a block together
+        if not intra and self.lone and any(t[1] is True and t[0] in self.lone and t in ro.tags
+                                           for t in rw.tags):
+            return  # both where only the block that drew one atomic ticket goes
         x, y = id(rw.node), id(ro.node)
         pk = ((x, y) if x <= y else (y, x)) + (intra,)
         if pk in self._done or not _tags_compatible(rw.tags, ro.tags):

@@ -26,6 +26,9 @@ class LaunchConfig:
     # Kernel parameter values known at the launch site (name -> number).
     param_values: dict = field(default_factory=dict)
     site: Optional[ir.LaunchSite] = None
+    # Every launch site passes the grid as an integer: gridDim.y = gridDim.z = 1 even where
+    # gridDim.x is not known.
+    grid_1d: bool = False
 
     @property
     def threads_per_block(self) -> int:
@@ -65,6 +68,7 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
         site = x.site
         cfg = list(x.config) + [None] * 4
         site.grid = _dim3(constprop.evaluate(cfg[0], env))
+        site.grid_1d = cfg[0] is not None and getattr(cfg[0].type, "kind", "") == "scalar"
         site.block = _dim3(constprop.evaluate(cfg[1], env))
         sm = constprop.evaluate(cfg[2], env) if cfg[2] is not None else 0
         site.dynamic_smem = int(sm) if isinstance(sm, (int, float)) and not isinstance(sm, bool) else None
@@ -118,6 +122,17 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
                   grid: Optional[tuple[int, int, int]] = None,
                   dynamic_smem: Optional[int] = None,
                   default_block: Optional[tuple[int, int, int]] = None) -> LaunchConfig:
+    lc = _launch_config(kernel, tu, block, grid, dynamic_smem, default_block)
+    sites = [s for s in tu.launches if site_matches(s, kernel)]
+    lc.grid_1d = bool(sites) and all(s.grid_1d for s in sites)
+    return lc
+
+
+def _launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
+                   block: Optional[tuple[int, int, int]],
+                   grid: Optional[tuple[int, int, int]],
+                   dynamic_smem: Optional[int],
+                   default_block: Optional[tuple[int, int, int]]) -> LaunchConfig:
     sites = [s for s in tu.launches if site_matches(s, kernel)]
     assumptions: list[str] = []
     site = None

@@ -67,6 +67,7 @@ class Simt(SimtEval):
                  barrier_loops: Optional[set] = None, budget: int = STEP_BUDGET,
                  spaces: tuple = ("shared",)):
         self.kernel = kernel
+        self._tickets: Optional[set] = None  # ticket_holders(kernel), when first needed
         self.ts = threads
         self.n = threads.n
         self.params = params
@@ -355,7 +356,10 @@ class Simt(SimtEval):
             st.executions += 1
             st.unknown += 1
         if self.uniform(s.cond) and self._unknown_for(known, m.may):
-            self._decide(s.then, s.otherwise, m, fr)
+            # a block's atomic ticket shared after a barrier (`if (*flag == gridDim.x - 1)`):
+            # one block at most draws that ticket and goes in
+            lone = self.glog is not None and self._tests_ticket(s.cond)
+            self._decide(s.then, s.otherwise, m, fr, lone=lone)
             return
         mt = Mask(m.must & known & ct, m.may & (~known | ct), m.live & known & ct)
         me = Mask(m.must & known & ~ct, m.may & (~known | ~ct), m.live & known & ~ct)
@@ -380,6 +384,19 @@ class Simt(SimtEval):
                 self.block(s.otherwise, me, fr)
             finally:
                 simt_facts.pop(self, f)
+
+    def _tests_ticket(self, c: ir.Expr) -> bool:
+        """Whether ``c`` compares (``==``) a place that holds an atomic's returned value."""
+        if self._tickets is None:
+            self._tickets = ticket_holders(self.kernel)
+        if not self._tickets:
+            return False
+        return self._static(self._compares_ticket, c)
+
+    def _compares_ticket(self, c: ir.Expr) -> bool:
+        return any(isinstance(b, ir.BinOp) and b.op == "==" and
+                   (_holder(b.lhs) in self._tickets or _holder(b.rhs) in self._tickets)
+                   for b in c.walk())
 
     def _selects_one_thread(self, c: ir.Expr, fr: Optional[_Frame] = None, m: Optional[Mask] = None) -> bool:
         """``threadIdx.x == v`` with ``v`` the same for the whole block (``buf_s[1]`` after a
@@ -443,12 +460,17 @@ class Simt(SimtEval):
         for c, t in zip(fr.ctxs, saved[2:]):
             c.brk_must, c.brk_may, c.cont_must, c.cont_may = (x.copy() for x in t)
 
-    def _decide(self, then: ir.Block, other: Optional[ir.Block], m: Mask, fr: _Frame) -> None:
-        """A block-uniform condition with an unknown value: explore both outcomes."""
+    def _decide(self, then: ir.Block, other: Optional[ir.Block], m: Mask, fr: _Frame,
+                lone: bool = False) -> None:
+        """A block-uniform condition with an unknown value: explore both outcomes. ``lone``:
+        at most one block of the grid takes the ``then`` side (it tests an atomic's ticket
+        for equality), so two blocks' accesses there are not paired."""
         self._decisions += 1
         d = self._decisions
         env0 = dict(fr.env)
         masks0 = self._masks_of(fr)
+        if lone:
+            self.glog.lone.add(d)
         self.tags.append((d, True))
         try:
             self.block(then, m, fr)
@@ -759,6 +781,58 @@ def _loop_rebinds(s: ir.Loop) -> set:
                 out.add(v)
     out.discard(None)
     return out
+
+
+def ticket_holders(fn: ir.Function) -> set:
+    """Where ``fn`` and the device functions it calls keep a value an atomic read-modify-write
+    returned, one that differs between callers (a ticket): ``("var", v)`` for
+    ``t = atomicAdd(&c, 1)`` / ``unsigned t = atomicInc(...)``,
+    ``("deref", p)`` for ``*p = atomicAdd(...)`` / ``p[0] = ...`` with ``p`` a variable."""
+    from .lowering import callees
+
+    def atomic(e) -> bool:
+        """An atomic that returns a different value to every caller: atomicInc/atomicDec,
+        atomicAdd/atomicSub of a nonzero integer constant (not atomicMax, atomicExch, CAS)."""
+        while isinstance(e, ir.Cast):
+            e = e.operand
+        if not isinstance(e, ir.Call):
+            return False
+        base = e.callee.split("_")[0]
+        if base in ("atomicInc", "atomicDec"):
+            return True
+        if base in ("atomicAdd", "atomicSub") and len(e.args) == 2:
+            k = e.args[1]
+            while isinstance(k, ir.Cast):
+                k = k.operand
+            return isinstance(k, ir.Const) and isinstance(k.value, int) and \
+                not isinstance(k.value, bool) and k.value != 0
+        return False
+
+    out: set = set()
+    for f in [fn] + callees(fn):
+        for st in f.statements():
+            if isinstance(st, ir.DeclStmt) and st.init is not None and atomic(st.init):
+                out.add(("var", st.var))
+        for e in f.expressions():
+            if not (isinstance(e, ir.Assign) and e.op == "=" and atomic(e.value)):
+                continue
+            key = _holder(e.target)
+            if key is not None:
+                out.add(key)
+    return out
+
+
+def _holder(e: ir.Expr):
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    if isinstance(e, ir.VarRef):
+        return ("var", e.var)
+    if isinstance(e, ir.UnaryOp) and e.op == "*" and isinstance(e.operand, ir.VarRef):
+        return ("deref", e.operand.var)
+    if isinstance(e, ir.Index) and isinstance(e.base, ir.VarRef) and \
+            isinstance(e.index, ir.Const) and e.index.value == 0:
+        return ("deref", e.base.var)
+    return None
 
 
 def _tests_atomic(c: ir.Expr) -> bool:

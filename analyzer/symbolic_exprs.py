@@ -395,6 +395,13 @@ class WalkerExprs:
                 return self._unknown("cond", lane=True, data=x.data)
             except (TypeError, ValueError):
                 return self._unknown("cond", lane=True)
+        o = e.operand
+        if isinstance(o, ir.Member) and o.type.kind == "unknown" and o.base.type.kind == "record" \
+                and op not in ("-", "+", "~"):
+            # a conversion operator of the object's class (`(float)x[i]` with x a
+            # __nv_bfloat16 array): it reads the whole object, an access of its own size
+            b = self._rvalue(o.base, st)
+            return self._unknown(op, lane=lane_varying(b, self.syms) if is_expr(b) else True)
         a = self._rvalue(e.operand, st)
         if not is_expr(a):
             return self._unknown(op, lane=True)

@@ -54,7 +54,8 @@ class KernelSync:
         loops = {lp for lp in self.cfg.loop_nodes if self.cfg.loop_has_barrier(lp)}
         self.global_comps = uses_block_index(self.kernel)
         # the same blocks with or without the global check: CL602/CL603 see the same run
-        blocks, self.global_note = global_blocks(self.global_grid, self.global_comps)
+        blocks, self.global_note = global_blocks(self.global_grid, self.global_comps,
+                                                 one_d=getattr(lc, "grid_1d", False))
 
         def run(block: tuple, extra: Optional[dict] = None, more: Optional[list] = None,
                 stop_on_overrun: bool = False, **kw):

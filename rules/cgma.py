@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 
+from ..analyzer.sync import uses_thread_dims
 from .context import RuleContext
 from .registry import RULES, rule
 
@@ -163,6 +164,12 @@ def tiling_opportunity(ctx: RuleContext):
         if c is None:
             continue
         block = k.launch.block
+        if (k.launch.source == "default" and block[1] == block[2] == 1
+                and uses_thread_dims(k.function, ("y", "z"))):
+            # a 2-D/3-D kernel seen through the assumed 1-D block: threadIdx.y is 0 for every
+            # thread, so an index that follows it looks shared by the whole block, and the
+            # reuse along x (blockDim.x threads) is not known
+            continue
         for t in c.tiling:
             dims = " or ".join(f"threadIdx.{d}" for d in t.dimensions)
             extents = " x ".join(f"blockDim.{d} = {block['xyz'.index(d)]}" for d in t.dimensions)

@@ -8,6 +8,9 @@ uncoalesced: CL203 says it cannot be known.
 """
 from __future__ import annotations
 
+import sympy as sp
+
+from ..analyzer import ir
 from .context import RuleContext
 from .messages import assumed, confident, kinds, num, pct
 from .registry import RULES, rule
@@ -46,6 +49,9 @@ def uncoalesced(ctx: RuleContext):
 
     seen = set()
     for k, g in ctx.grouped_accesses(pred):
+        g = [a for a in g if not _whole_vector_read(a, ctx.accesses(k))]
+        if not g:
+            continue
         a = max(g, key=lambda x: x.sectors_per_request)
         site = ctx.access_site(a)
         stride = f"neighbouring lanes are {a.stride} elements apart" if a.stride is not None else \
@@ -61,6 +67,49 @@ def uncoalesced(ctx: RuleContext):
             continue
         seen.add(key)
         yield ctx.diag(me, site, msg, kernel=k.name, severity=sev)
+
+
+_COMPONENT = {"x": 0, "y": 1, "z": 2, "w": 3}
+
+
+def _whole_vector_read(a, accesses) -> bool:
+    """``p[i].x`` and ``p[i].y`` of a float2 (every component of one vector element) loaded in
+    one stretch of code: the compiler reads the element with one 8- or 16-byte load, so the
+    warp's request is contiguous (BlackScholes' ``d_StockPrice[opt].x`` ... ``.y``). Needs the
+    loads of all the components at the same address, under the same conditions, in the same
+    loop iteration and barrier interval, with no global store in between."""
+    ev = getattr(a, "event", None)
+    if ev is None or a.kind != "load" or a.atomic or not a.stride or not a.element_bytes:
+        return False
+    node = ev.node
+    while isinstance(node, ir.Cast):
+        node = node.operand
+    if not isinstance(node, ir.Member) or node.member not in _COMPONENT:
+        return False
+    vt = node.base.type
+    if vt.kind != "vector" or vt.lanes not in (2, 4) or vt.lanes != a.stride or \
+            vt.size != a.stride * a.element_bytes:
+        return False  # float3 & co. (4-byte aligned) are read one component at a time
+    c = _COMPONENT[node.member]
+    ptr = ev.pointer
+    want = {(j - c) * a.element_bytes for j in range(vt.lanes)} - {0}
+    found: dict = {}
+    for b in accesses:
+        eb = getattr(b, "event", None)
+        if b is a or eb is None or b.space != "global" or b.kind != "load" or b.atomic:
+            continue
+        if eb.pointer.base is not ptr.base or b.element_bytes != a.element_bytes or \
+                eb.function is not ev.function or eb.epoch != ev.epoch or \
+                eb.loops != ev.loops or eb.path != ev.path:
+            continue
+        d = sp.simplify(eb.pointer.offset - ptr.offset)
+        if d.is_Integer and int(d) in want:
+            found[int(d)] = eb.seq
+    if set(found) != want:
+        return False
+    lo, hi = min([ev.seq] + list(found.values())), max([ev.seq] + list(found.values()))
+    return not any(getattr(b, "event", None) is not None and b.space == "global" and
+                   b.kind == "store" and lo < b.event.seq < hi for b in accesses)
 
 
 @rule(

@@ -4,6 +4,7 @@
 #include "cuda_runtime.h"
 #include "cuComplex.h"
 #include "cuda_fp16.h"
+#include "cuda_bf16.h" /* as CUDA's cublas_api.h (11.0 and newer) does */
 #include "library_types.h"
 
 #ifdef __cplusplus
