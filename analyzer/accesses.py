@@ -29,6 +29,7 @@ from .coalescing import GlobalCost, global_cost
 from .constant_cache import constant_cost
 from .display import user_text
 from .lanes import AddressEvaluator, LaneModel
+from .launch import default_reason
 from .read_only_path import load_path
 from .target import DEFAULT_ARCH, Target, load_target
 from .texture_patterns import fill_access as fill_texture_access
@@ -217,7 +218,7 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
     launch_note = None
     if launch is not None and launch.source in ("default", "launch-bounds"):
         launch_note = (f"block {'x'.join(map(str, block))} "
-                       + ("assumed (no launch configuration found)" if launch.source == "default"
+                       + (f"assumed ({default_reason(launch)})" if launch.source == "default"
                           else "from __launch_bounds__"))
     out: list[Access] = []
     for e in walker.events:

@@ -189,12 +189,13 @@ def _launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
         assumptions.append(f"block of {b[0]} threads (1-D) taken from __launch_bounds__")
         return LaunchConfig(b, grid, smem, "launch-bounds", f"__launch_bounds__({b[0]})",
                             assumptions, params_from(site), site)
+    why = "no launch configuration found" if site is None else "block size not known"
     if default_block is not None:  # configured default (`default-block`)
         shape = "x".join(map(str, default_block))
-        assumptions.append(f"no launch configuration found; assumed the configured default block {shape}")
+        assumptions.append(f"{why}; assumed the configured default block {shape}")
         return LaunchConfig(tuple(default_block), grid, smem, "default", f"configured default-block {shape}",
                             assumptions, params_from(site), site)
-    assumptions.append("no launch configuration found; assumed the default block of 256 threads (1-D)")
+    assumptions.append(f"{why}; assumed the default block of 256 threads (1-D)")
     return LaunchConfig(DEFAULT_BLOCK, grid, smem, "default", "default 256 threads, 1-D",
                         assumptions, params_from(site), site)
 
@@ -233,3 +234,10 @@ def fit_block(launch: LaunchConfig, trial: Callable[[tuple], tuple[Any, list[str
             return b, res, (f"no launch found: assumed {b[0]} threads per block, since "
                             f"{launch.block[0]} would index past the end of shared {names}")
     return tuple(launch.block), first, ""
+
+
+def default_reason(lc: "LaunchConfig") -> str:
+    """Why a launch uses the default block: no launch of the kernel was found, or the one found
+    has a block size that is not known statically."""
+    return "no launch configuration found" if lc.site is None else \
+        f"the block size of the launch at line {lc.site.range.line} is not known"

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from . import ir, loops
+from .launch import default_reason
 
 __all__ = [
     "ResourceFacts",
@@ -158,6 +159,7 @@ class KernelOccupancy:
     next_steps: list = field(default_factory=list)  # occupancy.Step
     other_sites: list[SiteOccupancy] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
+    default_why: str = "no launch configuration found"  # why the default block, when it is used
 
     @property
     def occupancy(self) -> float:
@@ -190,7 +192,7 @@ class KernelOccupancy:
                 f"limited by {_limiters_text(r.limiters)}; {regs}, "
                 f"{r.smem_allocated_per_block} B shared memory allocated per block")
         if self.launch_source == "default":
-            head += " - for the DEFAULT block of 256 threads (no launch configuration found)"
+            head += f" - for the DEFAULT block of 256 threads ({self.default_why})"
         lines = [head]
         lim = r.block_limits
         lines.append("    blocks per SM allowed by warps {} / registers {} / shared memory {} / block slots {}".format(
@@ -804,8 +806,8 @@ def kernel_occupancy(fn: ir.Function, lc, tu: Optional[ir.TranslationUnit], res:
     if lc.dynamic_smem is None:
         assumptions.append("dynamic shared memory unknown; assumed 0 bytes")
     if lc.source == "default":
-        assumptions.append("no launch configuration found: occupancy is for the default block of 256 threads; "
-                           "pass --block or launch the kernel in this file")
+        assumptions.append(f"{default_reason(lc)}: occupancy is for the default block of 256 threads; "
+                           "pass --block" + ("" if lc.site is not None else " or launch the kernel in this file"))
     result = compute_occupancy(target, threads, res.registers, res.static_smem_bytes, dyn)
     steps = []
     if result.can_launch:
@@ -826,4 +828,5 @@ def kernel_occupancy(fn: ir.Function, lc, tu: Optional[ir.TranslationUnit], res:
             t = s.block[0] * s.block[1] * s.block[2]
             others.append(SiteOccupancy(s, compute_occupancy(target, t, res.registers, res.static_smem_bytes,
                                                              s.dynamic_smem or 0)))
-    return KernelOccupancy(result, lc.source, res.registers_source, steps, others, assumptions)
+    return KernelOccupancy(result, lc.source, res.registers_source, steps, others, assumptions,
+                           default_reason(lc))

@@ -127,3 +127,16 @@ def test_default_block_is_flagged_in_json(tmp_path):
     assert k["occupancy"]["launch_source"] == "default"
     assert any("default block of 256 threads" in a for a in k["occupancy"]["assumptions"])
     assert k["occupancy"]["threads_per_block"] == 256
+
+
+def test_default_block_says_whether_a_launch_was_found(tmp_path):
+    """A launch whose block size is not known (llm.c's `dim3 block_dim = {4, 8, (unsigned)
+    block_size/32}` with block_size a runtime value) is not 'no launch configuration found'."""
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(float* a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f; }\n"
+                 "void run(float* a, int bs) { k<<<4, bs>>>(a); }\n")
+    k = _kernel(explain(f), "k")
+    assert k["launch"]["source"] == "default"
+    text = " ".join(k["occupancy"]["assumptions"] + k["launch"].get("assumptions", []))
+    assert "the block size of the launch at line 2 is not known" in text
+    assert "no launch configuration found" not in text
