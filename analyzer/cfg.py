@@ -484,16 +484,13 @@ def live_walk(e: ir.Expr, consts: dict) -> Iterable[ir.Expr]:
     """``e.walk()`` without the arm of a ``c ? a : b`` that a compile-time condition rules out
     (``(Z_COUNT > WARP_SZ) ? __syncthreads() : __syncwarp();`` with Z_COUNT = 32 executes
     only __syncwarp)."""
-    if not consts and not any(isinstance(x, ir.Ternary) for x in e.walk()):
-        yield from e.walk()
-        return
-    from . import constprop
-
     stack = [e]
     while stack:
         x = stack.pop()
         yield x
         if isinstance(x, ir.Ternary):
+            from . import constprop
+
             c = constprop.evaluate(x.cond, consts)
             if isinstance(c, (int, float)):
                 stack.extend([x.then if c else x.otherwise, x.cond])

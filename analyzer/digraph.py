@@ -103,22 +103,19 @@ class DiGraph:
     # whole graphs
     def copy(self) -> "DiGraph":
         """The same nodes and edges (attribute dicts copied one level) in the same orders."""
-        g = DiGraph()
-        for n in self._succ:
-            g.add_node(n)
-        for u, nbrs in self._succ.items():
-            for v, d in nbrs.items():
-                g.add_edge(u, v, **d)
-        return g
+        return self._rebuilt(False)
 
     def reverse(self) -> "DiGraph":
         """Every edge turned round (a copy), built as networkx's ``reverse(copy=True)``."""
+        return self._rebuilt(True)
+
+    def _rebuilt(self, flip: bool) -> "DiGraph":
         g = DiGraph()
         for n in self._succ:
             g.add_node(n)
         for u, nbrs in self._succ.items():
             for v, d in nbrs.items():
-                g.add_edge(v, u, **d)
+                g.add_edge(*((v, u) if flip else (u, v)), **d)
         return g
 
 

@@ -124,16 +124,13 @@ _HASH_ERROR = re.compile(r"^\s*#\s*error\b")
 def hash_errors(errors, main: str, source: str) -> list[str]:
     """The ``#error`` directives the parse reached ("int.h:38: Must define one of SHORT, INT, or
     LONG"): the file wants a -D (or an -I) that was not given, whatever clang says next."""
-    out, texts = [], {main: source.splitlines()}
+    from .source_text import source_lines
+
+    out, own = [], source.splitlines()  # the file as analysed (an editor's buffer, maybe)
+    main = os.path.abspath(main)
     for e in errors:
         f = os.path.abspath(e.file or main)
-        if f not in texts:
-            try:
-                with open(f, encoding="utf-8", errors="replace") as fh:
-                    texts[f] = fh.read().splitlines()
-            except OSError:
-                texts[f] = []
-        lines = texts[f]
+        lines = own if f == main else source_lines(f)
         if 0 < e.line <= len(lines) and _HASH_ERROR.match(lines[e.line - 1]):
             out.append(f"{os.path.basename(f)}:{e.line}: {e.message}")
     return out

@@ -22,6 +22,11 @@ def var(fn: ir.Function, name: str) -> ir.Variable:
     return next(v for v in fn.locals + fn.params if v.name == name)
 
 
+def line_of(src: str, key: str, nth: int = 0) -> int:
+    """The line (1-based, of ``src`` as ``lower`` writes it) of the ``nth`` line containing ``key``."""
+    return [n for n, t in enumerate(textwrap.dedent(src).splitlines(), 1) if key in t][nth]
+
+
 def ifs(fn: ir.Function) -> list[ir.If]:
     return [s for s in fn.statements() if isinstance(s, ir.If)]
 
@@ -416,8 +421,7 @@ def test_threads_that_only_leave_do_not_hold_up_a_barrier(tmp_path):
     # barrier can, and so can a device function's return, which goes back to its caller.
     from cudalint.analyzer.uniformity import released_by_exit
     fa = lower(tmp_path, LEAVING)
-    src = textwrap.dedent(LEAVING).splitlines()
-    at = lambda key, nth=0: [n for n, t in enumerate(src, 1) if key in t][nth]
+    at = lambda key, nth=0: line_of(LEAVING, key, nth)
     u = Uniformity(fa.tu.function("k"))
     bars = {b.line: d for b, d in u.divergent_barriers()}
     assert sorted(bars) == [at("__syncthreads();", n) for n in (2, 3, 4, 5)]
@@ -446,8 +450,7 @@ def test_cl601_severity_follows_what_the_turned_away_threads_do(tmp_path):
     p = tmp_path / "k.cu"
     p.write_text(textwrap.dedent(LEAVING))
     result, _ = check_file(str(p), AnalysisOptions(use_ptxas=False, block=(256, 1, 1)), CheckOptions())
-    src = textwrap.dedent(LEAVING).splitlines()
-    at = lambda key, nth=0: [n for n, t in enumerate(src, 1) if key in t][nth]
+    at = lambda key, nth=0: line_of(LEAVING, key, nth)
     sev = {d.location.line: d.severity for d in result.diagnostics if d.code == "CL601"}
     assert sev == {at("__syncthreads();", 1): "error",     # dev's own return goes back to the caller
                    at("__syncthreads();", 2): "warning",   # after the early return
@@ -493,8 +496,7 @@ def test_members_of_a_local_struct_are_judged_apart(tmp_path):
     # the early return is the same for the whole block, not divergent because of p.x.
     fa = lower(tmp_path, MEMBERS)
     u = Uniformity(fa.tu.function("k"))
-    src = textwrap.dedent(MEMBERS).splitlines()
-    line = lambda key: next(n for n, t in enumerate(src, 1) if key in t)
+    line = lambda key: line_of(MEMBERS, key)
     div = {d.line for d in u.divergent_decisions}
     assert line("p.y >= h && p.y") not in div and line("else if (p.y >= h)") not in div
     assert line("if (p.x < 5)") in div and line("if (q.y > 0)") in div and line("if (r.a.x > 1)") in div
@@ -532,8 +534,7 @@ def test_a_call_with_thread_dependent_arguments_can_return_a_uniform_value(tmp_p
     # made the loop `while (cnt < point_count && flag)` divergent: 4 wrong CL601 errors.
     fa = lower(tmp_path, CALLS)
     u = Uniformity(fa.tu.function("k"))
-    src = textwrap.dedent(CALLS).splitlines()
-    line = lambda key: next(n for n, t in enumerate(src, 1) if key in t)
+    line = lambda key: line_of(CALLS, key)
     div = {d.line for d in u.divergent_decisions}
     assert line("if (best >= 0)") not in div
     assert line("plus_one(threadIdx.x) > 3") in div
