@@ -162,7 +162,7 @@ def check_cmd(
     statistics: bool = typer.Option(False, "--statistics", help="Show how many diagnostics each rule produced instead of the list."),
     baseline: Optional[Path] = typer.Option(None, "--baseline", help="Findings recorded in this file are accepted; only new ones are reported (a missing file is created with today's findings)."),
     update_baseline: bool = typer.Option(False, "--update-baseline", help="Rewrite the --baseline file with today's findings."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the machine's cores; 1 = in-process)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="Worker processes (default: the machine's cores; 1 = in-process, as on a machine of 2 cores or fewer, where one process already uses both)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the result cache."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Per-file analysis time limit in seconds (default 60)."),
     fix: Optional[bool] = typer.Option(None, "--fix/--no-fix", help="Apply safe fixes, re-check, report what remains (config key `fix`)."),

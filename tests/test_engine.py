@@ -134,7 +134,8 @@ def test_cli_no_cache_and_cache_dir(tmp_path, monkeypatch):
 
 
 # ----------------------------------------------------------------------------------- pool
-def test_parallel_results_equal_serial_in_order(tmp_path):
+def test_parallel_results_equal_serial_in_order(tmp_path, monkeypatch):
+    monkeypatch.setattr(engine, "default_jobs", lambda: 4)  # a pool even on a 2-core CI machine
     files = []
     for i in range(5):
         f = tmp_path / f"k{i}.cu"
@@ -147,6 +148,26 @@ def test_parallel_results_equal_serial_in_order(tmp_path):
     assert st.workers == 2
     assert summary(parallel) == summary(serial)
     assert [os.path.basename(r.path) for r in parallel] == [f.name for f in files]
+
+
+def test_two_cores_analyse_in_one_process(tmp_path, monkeypatch):
+    """On 2 cores one process already uses both (parse ahead, compiles): --jobs 2 runs there,
+    with no pool (a pool was measured 1.08x slower)."""
+    monkeypatch.setattr(engine, "default_jobs", lambda: 2)
+    spawned = []
+    monkeypatch.setattr(engine.WorkerPool, "__init__", lambda self, *a, **k: spawned.append(a) or None)
+    files = []
+    for i in range(3):
+        f = tmp_path / f"k{i}.cu"
+        f.write_text(kernel())
+        files.append(f)
+    st = RunStats()
+    res = check_files([task(f) for f in files], jobs=2, stats=st)
+    assert st.workers == 1 and spawned == []
+    assert summary(res) == summary(check_files([task(f) for f in files], jobs=1))
+    assert engine.pool_size(2, 3) == 1 and engine.pool_size(8, 3) == 1
+    monkeypatch.setattr(engine, "default_jobs", lambda: 4)
+    assert engine.pool_size(2, 3) == 2 and engine.pool_size(8, 3) == 3 and engine.pool_size(1, 3) == 1
 
 
 @dataclasses.dataclass
