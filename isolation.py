@@ -72,8 +72,13 @@ def _lower_in_child(task: Task, wfd: int) -> None:
     then waited for, the file's register report (:func:`_prefetch_registers`). Imports
     nothing of the analyses."""
     import pickle
+    import threading
 
-    compiled = _prefetch_registers(task)
+    # planned beside the parse (libclang lets go of the GIL): the plan reads and hashes the
+    # device code, 20 to 50 ms that need not come before the parse
+    box: dict = {}
+    planner = threading.Thread(target=lambda: box.update(wait=_prefetch_registers(task)), daemon=True)
+    planner.start()
     data = pickle.dumps(None)
     try:
         from .analyzer.lowering import lower_file, read_source
@@ -86,6 +91,8 @@ def _lower_in_child(task: Task, wfd: int) -> None:
         pass
     with os.fdopen(wfd, "wb") as f:
         f.write(data)
+    planner.join()
+    compiled = box.get("wait")
     if compiled is not None:
         compiled()  # the report reaches the analysis through ptxas' cache (its lock held till then)
 
@@ -237,7 +244,7 @@ def isolated(task: Task) -> TaskResult:
 
 def _prefetch_registers(task: Task) -> Optional[Callable[[], Any]]:
     """Start compiling the file's register report in the frontend process of a one-file run,
-    before it parses the file, while the analysing process imports: that one, which could
+    beside its parse (a thread), while the analysing process imports: that one, which could
     start it only once the analyses are loaded, then waits on ptxas' cache lock, held from
     now on by this compile, and reads the report (``ptxas_jobs.start_locked``). Only when the
     analysis may ask for it (``engine.may_read_registers``). Returns the wait for the

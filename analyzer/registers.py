@@ -34,6 +34,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -207,13 +208,87 @@ def _run(cmd: Sequence[str], timeout: float, stdin: Optional[str] = None) -> tup
         return 127, "", f"cannot run {cmd[0]}: {e}"
 
 
-@lru_cache(maxsize=8)
-def _nvcc_version_cached(nvcc: str, mtime: float) -> Optional[str]:
-    rc, out, _ = _run([nvcc, "--version"], 30)
-    if rc != 0:
+def _tool_identity(path: str) -> Optional[list]:
+    """What identifies this compiler on disk, so that what it prints about itself (its version,
+    its architectures) can be kept across runs: the resolved file's path, size, mtime and inode,
+    and for a shell-script wrapper (``exec /usr/local/cuda-13.0/bin/nvcc "$@"``) the same of
+    every absolute path it names. None when that cannot tell an update (a wrapper that finds
+    nvcc through PATH, an unreadable file): then nvcc is asked in every process."""
+    try:
+        real = os.path.realpath(path)
+        st = os.stat(real)
+        ident: list = [[real, st.st_size, st.st_mtime_ns, st.st_ino]]
+        if st.st_size > 65536:
+            return ident  # a binary, not a wrapper
+        with open(real, "rb") as f:
+            text = f.read()
+        if not text.startswith(b"#!"):
+            return ident
+        body = text.split(b"\n", 1)[1] if b"\n" in text else b""
+        named = [os.fsdecode(m) for m in re.findall(rb"(?<![\w.])(/[\w.+/-]+)", body)]
+        targets = sorted({os.path.realpath(t) for t in named if os.path.isfile(t) and os.access(t, os.X_OK)})
+        if not targets:
+            return None
+        for t in targets:
+            tst = os.stat(t)
+            ident.append([t, tst.st_size, tst.st_mtime_ns, tst.st_ino])
+        return ident
+    except OSError:
         return None
-    m = re.search(r"release\s+([\d.]+),\s*V([\d.]+)", out)
-    return m.group(2) if m else out.strip().splitlines()[-1] if out.strip() else None
+
+
+_tool_memo_lock = threading.Lock()
+
+
+@lru_cache(maxsize=16)
+def _tool_fact(nvcc: str, what: str, ident_json: Optional[str]):
+    """``nvcc --version`` or ``--list-gpu-arch``, parsed; kept on disk (next to ptxas' reports)
+    under the compiler's identity (``_tool_identity``), since every process of a run needs them
+    before it can read a cached report, and each call costs 20 to 50 ms."""
+    cfile = None
+    if ident_json is not None:
+        key = hashlib.sha256(json.dumps([what, ident_json]).encode()).hexdigest()[:32]
+        cfile = cache_dir() / "tools" / f"{key}.json"
+        try:
+            return _from_disk(what, json.loads(cfile.read_text(encoding="utf-8"))["value"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    rc, out, _ = _run([nvcc, "--version" if what == "version" else "--list-gpu-arch"], 30)
+    value = _parse_tool_output(what, out) if rc == 0 else None
+    if cfile is not None and value is not None:
+        try:
+            with _tool_memo_lock:
+                cfile.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(dir=str(cfile.parent), suffix=".tmp")
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump({"value": list(value) if isinstance(value, tuple) else value}, fh)
+                os.replace(tmp, cfile)
+        except OSError:
+            pass
+    return value
+
+
+def _parse_tool_output(what: str, out: str):
+    if what == "version":
+        m = re.search(r"release\s+([\d.]+),\s*V([\d.]+)", out)
+        return m.group(2) if m else out.strip().splitlines()[-1] if out.strip() else None
+    archs = tuple(sorted({"sm_" + m for m in re.findall(r"compute_(\d+)", out)}, key=lambda s: int(s[3:])))
+    return archs or None
+
+
+def _from_disk(what: str, value):
+    if what == "version":
+        if not isinstance(value, str):
+            raise TypeError(value)
+        return value
+    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+        raise TypeError(value)
+    return tuple(value) or None
+
+
+def _tool_ident_json(path: str) -> Optional[str]:
+    ident = _tool_identity(path)
+    return json.dumps(ident) if ident is not None else None
 
 
 def nvcc_version(nvcc: Optional[str] = None) -> Optional[str]:
@@ -221,20 +296,8 @@ def nvcc_version(nvcc: Optional[str] = None) -> Optional[str]:
     path = find_nvcc(nvcc)
     if not path:
         return None
-    try:
-        mtime = os.stat(path).st_mtime
-    except OSError:
-        mtime = 0.0
-    return _nvcc_version_cached(path, mtime)
-
-
-@lru_cache(maxsize=8)
-def _supported_cached(nvcc: str) -> Optional[tuple[str, ...]]:
-    rc, out, _ = _run([nvcc, "--list-gpu-arch"], 30)
-    if rc != 0:
-        return None
-    archs = tuple(sorted({"sm_" + m for m in re.findall(r"compute_(\d+)", out)}, key=lambda s: int(s[3:])))
-    return archs or None
+    ident = _tool_ident_json(path)
+    return _tool_fact(path, "version", ident)
 
 
 def supported_archs(nvcc: Optional[str] = None) -> Optional[list[str]]:
@@ -242,7 +305,8 @@ def supported_archs(nvcc: Optional[str] = None) -> Optional[list[str]]:
     path = find_nvcc(nvcc)
     if not path:
         return None
-    r = _supported_cached(path)
+    ident = _tool_ident_json(path)
+    r = _tool_fact(path, "archs", ident)
     return list(r) if r else None
 
 

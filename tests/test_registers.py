@@ -304,3 +304,44 @@ def test_groundtruth_ptxas_counts(tmp_path):
         assert k.stack_frame_bytes == e["stack_frame_bytes"], name
         assert k.spill_bytes == e["spill_bytes"], name
         assert k.static_smem_bytes == e["static_smem_bytes"], name
+
+
+# --------------------------------------------------------------------------- nvcc's own facts
+def _fake_toolkit(tmp_path: Path, release: str) -> tuple[Path, Path, Path]:
+    """A compiler binary (a script here) that counts its runs, and a wrapper naming it."""
+    count = tmp_path / "runs.txt"
+    real = tmp_path / "cuda" / "bin" / "nvcc"
+    real.parent.mkdir(parents=True)
+    real.write_text(f"#!/bin/sh\necho run >> {count}\n"
+                    f"case \"$1\" in --version) echo 'Cuda compilation tools, release {release}, V{release}.7';;\n"
+                    "--list-gpu-arch) printf 'compute_75\\ncompute_90\\n';; esac\n")
+    real.chmod(0o755)
+    wrapper = tmp_path / "bin" / "nvcc"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\nexec {real} "$@"\n')
+    wrapper.chmod(0o755)
+    return wrapper, real, count
+
+
+def test_nvcc_version_and_archs_kept_on_disk_until_the_compiler_changes(tmp_path):
+    wrapper, real, count = _fake_toolkit(tmp_path, "12.4")
+    runs = lambda: len(count.read_text().split()) if count.exists() else 0  # noqa: E731
+    assert R.nvcc_version(str(wrapper)) == "12.4.7" and R.supported_archs(str(wrapper)) == ["sm_75", "sm_90"]
+    assert runs() == 2
+    R._tool_fact.cache_clear()  # a new process: read from disk, nvcc not run
+    assert R.nvcc_version(str(wrapper)) == "12.4.7" and R.supported_archs(str(wrapper)) == ["sm_75", "sm_90"]
+    assert runs() == 2
+    # the toolkit behind the unchanged wrapper is replaced: its identity changes, nvcc is asked
+    real.write_text(real.read_text().replace("12.4", "12.8"))
+    R._tool_fact.cache_clear()
+    assert R.nvcc_version(str(wrapper)) == "12.8.7" and runs() == 3
+
+
+def test_a_wrapper_that_finds_nvcc_on_path_is_asked_every_process(tmp_path):
+    _, real, count = _fake_toolkit(tmp_path, "12.4")
+    blind = tmp_path / "blind-nvcc"
+    blind.write_text('#!/bin/sh\nexec nvcc "$@"\n')  # which nvcc runs is decided by PATH
+    blind.chmod(0o755)
+    assert R._tool_identity(str(blind)) is None
+    ident = R._tool_identity(str(tmp_path / "bin" / "nvcc"))
+    assert ident is not None and ident[1][0] == str(real.resolve())
