@@ -213,3 +213,18 @@ def test_launch_limits(tmp_path):
     # sm_1x: 512 threads per block, 65535 blocks in x, no z grid
     diags3 = check(tmp_path, src, select=("CL704",), arch="sm_13")
     assert any("grid dimension x = 2147483648 exceeds 65535" in d.message for d in diags3)
+
+
+def test_launches_of_one_macro_expansion_are_one_finding(tmp_path):
+    """LeetCUDA's TORCH_BINDING_ELEM_ADD writes three launches of one kernel (three branches on
+    the tensor's shape) in each expansion: all three sit at the expansion's place, and CL702
+    said the same thing three times there (419 of 660 CL702 on LeetCUDA were such copies)."""
+    diags = check(tmp_path, """
+    __global__ void k(float *a) { a[threadIdx.x] = 0.0f; }
+    #define BIND(name) void name(float *a, int n) { \\
+        if (n > 4) { k<<<1, 32>>>(a); } else if (n > 2) { k<<<2, 32>>>(a); } else { k<<<4, 32>>>(a); } }
+    BIND(run)
+    void plain(float *a) { k<<<1, 32>>>(a); }
+    """, select=("CL702",))
+    got = [(d.location.line, d.message.split(" would go unnoticed")[-1]) for d in by_code(diags, "CL702")]
+    assert got == [(4, " (3 such launches, written by the macro expanded here)"), (5, "")]
