@@ -73,6 +73,9 @@ class Access:
     backing: str = ""  # the memory behind the object, where the host code shows it
     filter_mode: Optional[str] = None  # linear | point | None (not shown by the host code)
     binding: object = field(default=None, repr=False)  # texture_bindings.Binding
+    # A global access's warps (lanes.WarpAddresses, evaluated for the kernel's block shape):
+    # which bytes the lanes touch, for findings that look at several accesses together.
+    warps: object = field(default=None, repr=False)
     # extras for rules (not serialised)
     contiguous_sectors: Optional[float] = None
     min_sectors: Optional[float] = None
@@ -266,6 +269,8 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
             A.min_wavefronts = c.min_wavefronts
         else:
             cached = {"ca": True, "cg": False}.get(e.cache) if space == "global" else None
+            if space == "global":
+                A.warps = wa
             c: GlobalCost = global_cost(wa, e.elem_bytes, target.cc_tuple, e.kind, cached)
             if len(parts) > 1 and c.sectors_per_request is not None:
                 pcs = [global_cost(ev.evaluate(addr + o, e.path), b, target.cc_tuple, e.kind, cached)

@@ -23,7 +23,10 @@ from .registry import RULES, rule
          "the kernel's block shape) and reports strided and column accesses: those whose warp "
          "request touches at least `min_ratio` times as many 32-byte sectors as the same lanes "
          "would reading consecutive elements. The message gives the sectors per request and the "
-         "fraction of fetched bytes the kernel uses.",
+         "fraction of fetched bytes the kernel uses. When the thread's other accesses of the "
+         "array fill the gap between lanes (one contiguous piece per thread written as several "
+         "accesses, `x[4*t]` ... `x[4*t + 3]`), the sectors are used whole by the group: one "
+         "info finding per group says how many requests one vector access would save.",
     why="Global memory is read in 32-byte sectors. When neighbouring lanes are far apart (a "
         "column of a row-major matrix, an array of structs, a stride), every lane costs its own "
         "sector and most of each fetched sector is thrown away: a column read of floats uses "
@@ -54,6 +57,15 @@ def uncoalesced(ctx: RuleContext):
             continue
         a = max(g, key=lambda x: x.sectors_per_request)
         site = ctx.access_site(a)
+        pieces = _split_pieces(a, ctx.accesses(k))
+        if pieces is not None:
+            if pieces:  # the piece with the lowest address reports the group
+                msg = _split_message(ctx, a, pieces)
+                key = (site.line, site.column, msg)
+                if key not in seen:
+                    seen.add(key)
+                    yield ctx.diag(me, site, msg, kernel=k.name, severity="info")
+            continue
         stride = f"neighbouring lanes are {a.stride} elements apart" if a.stride is not None else \
             "the lanes' addresses are scattered"
         unit = "sectors" if (a.cost is None or getattr(a.cost, "unit_bytes", 32) == 32) else "128-byte lines"
@@ -110,6 +122,116 @@ def _whole_vector_read(a, accesses) -> bool:
     lo, hi = min([ev.seq] + list(found.values())), max([ev.seq] + list(found.values()))
     return not any(getattr(b, "event", None) is not None and b.space == "global" and
                    b.kind == "store" and lo < b.event.seq < hi for b in accesses)
+
+
+def _same_stretch(a, b) -> bool:
+    """``b`` is a plain access of the same kind as ``a`` through the same pointer, with the same
+    element size, in the same function, barrier interval, loop iteration and conditions."""
+    ev, eb = getattr(a, "event", None), getattr(b, "event", None)
+    if b is a or ev is None or eb is None or b.space != a.space or b.kind != a.kind or b.atomic:
+        return False
+    return (eb.pointer.base is ev.pointer.base and b.element_bytes == a.element_bytes and
+            eb.function is ev.function and eb.epoch == ev.epoch and eb.loops == ev.loops and
+            (eb.path == ev.path or _shifted_guards(ev.path, eb.path)))
+
+
+def _shifted_guards(pa: tuple, pb: tuple) -> bool:
+    """The two paths differ only in bounds guards that are the same comparison shifted by a
+    constant (``idx + 0 < N`` and ``idx + 2 < N``, one guard per piece of a vector): they
+    select the same threads everywhere but at the array's end."""
+    da, db = [c for c in pa if c not in pb], [c for c in pb if c not in pa]
+    if len(da) != len(db):
+        return False
+    for c in db:
+        if not isinstance(c, sp.core.relational.Relational) or not any(
+                type(o) is type(c) and sp.simplify((c.lhs - c.rhs) - (o.lhs - o.rhs)).is_Integer
+                for o in da):
+            return False
+    return True
+
+
+def _split_pieces(a, accesses):
+    """One contiguous piece per thread written as several accesses (LeetCUDA's f16x8 kernels:
+    ``HALF2(x[idx + 0])`` ... ``HALF2(x[idx + 6])`` with ``idx = 8 * tid``; ``out[4*t]`` ...
+    ``out[4*t + 3]``): the lanes are ``stride`` elements apart, and the other accesses of the
+    same thread fill the gap, element by element. Each request then touches ``stride`` times
+    the sectors it uses, but the requests together use every byte of those sectors (the later
+    loads hit L1; L2 merges the partial stores): the memory traffic is not wasted.
+
+    Returns None when ``a`` is not such a piece; else the other pieces as (byte offset from
+    ``a``, access) when ``a`` has the lowest address of the group, or [] for the others."""
+    ev, e, stride = getattr(a, "event", None), a.element_bytes, a.stride
+    if ev is None or a.atomic or not e or not isinstance(stride, int) or stride < 2:
+        return None
+    node = ev.node
+    while isinstance(node, ir.Cast):
+        node = node.operand
+    if isinstance(node, ir.Member):
+        return None  # fields of an array of structures: CL201's own case (_whole_vector_read)
+    span = stride * e
+    found: dict = {}
+    for b in accesses:
+        if b.stride != stride or not _same_stretch(a, b):
+            continue
+        d = sp.simplify(b.event.pointer.offset - ev.pointer.offset)
+        if d.is_Integer and 0 < abs(int(d)) < span and int(d) % e == 0:
+            found.setdefault(int(d), b)
+    for start in range(0, -span, -e):  # the piece [start, start + span) must be covered
+        offs = [start + j * e for j in range(stride)]
+        if all(o == 0 or o in found for o in offs):
+            group = [a] + [found[o] for o in offs if o != 0]
+            if not _sectors_used_whole(group, e):
+                return None  # lanes not evenly spaced (rows of a tile): some bytes stay unused
+            return [(o, found[o]) for o in offs if o != 0] if start == 0 else []
+    return None
+
+
+def _sectors_used_whole(group, e: int) -> bool:
+    """Every byte of every 32-byte sector the group's requests touch is read or written by one
+    of them, in each warp evaluated for all of them (one address scenario each)."""
+    per = []
+    for b in group:
+        ws = getattr(b, "warps", None)
+        if not ws:
+            return False
+        per.append({w.warp: w for w in ws if w.status == "ok"})
+    common = set(per[0]).intersection(*per[1:])
+    if not common:
+        return False
+    for n in common:
+        used = set()
+        for m in per:
+            w = m[n]
+            if len(w.scenarios) != 1:
+                return False
+            for addr in w.scenarios[0][1]:
+                used.update(range(addr, addr + e))
+        sectors = {x // 32 for x in used}
+        if len(used) != 32 * len(sectors):
+            return False
+    return True
+
+
+def _split_message(ctx, a, pieces) -> str:
+    n = len(pieces) + 1
+    span = a.stride * a.element_bytes
+    lines = sorted({a.line} | {b.line for _, b in pieces})
+    where = f"line {lines[0]}" if len(lines) == 1 else f"lines {lines[0]}-{lines[-1]}"
+    verb = "reads" if a.kind == "load" else "writes"
+    head = (f"global {a.kind} `{ctx.access_text(a)}` and {n - 1} more ({where}): each thread "
+            f"{verb} {span} contiguous bytes as {n} separate {a.element_bytes}-byte accesses, so "
+            f"each warp request touches {num(a.sectors_per_request)} sectors and uses "
+            f"{pct(a.efficiency)} of them; together the {n} requests use every byte of those "
+            f"sectors, so memory traffic is not wasted")
+    if span < 8 or span & (span - 1):  # no vector type reads such a piece at once
+        return (f"{head}, but each request moves {a.stride} times the sectors it uses through "
+                f"L1{assumed(a)}")
+    vec = min(16, span)
+    wide = span // vec
+    kind = {8: "float2/int2", 16: "float4/int4"}[vec]
+    return (f"{head}, but {wide} {vec}-byte vector access{'es' if wide > 1 else ''} per thread "
+            f"({kind}, where the address is {vec}-byte aligned) would issue {wide} "
+            f"request{'s' if wide > 1 else ''} instead of {n}{assumed(a)}")
 
 
 @rule(

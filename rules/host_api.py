@@ -131,6 +131,8 @@ return 0;                          // the launch error was never read""",
 )
 def unchecked_launch(ctx: RuleContext):
     me = RULES["CL702"]
+    # Launches written by one macro expansion share its place: one finding for them, counted.
+    found: dict = {}
     for u in unchecked_launches(ctx.analysis.tu, ctx.analysis.reportable):
         bad = u.reached
         if bad.kind == EXIT:
@@ -146,7 +148,20 @@ def unchecked_launch(ctx: RuleContext):
         if bad.kind != EXIT and bad.line:
             rel = (Related(ctx.analysis.shown_path(bad.range.file), Location(bad.line, max(bad.range.column, 1)),
                            "reached unchecked here"),)
-        yield ctx.diag(me, u.launch.range, msg, related=rel)
+        r = u.launch.range
+        key = (r.file, r.line, r.column, msg)
+        if key in found:
+            found[key][0] += 1
+        else:
+            found[key] = [1, r, msg, rel, u.launch.site.kernel]
+    for n, r, msg, rel, kernel in found.values():
+        if n > 1:
+            lines = ctx.analysis.lines_of(r.file)
+            written = 1 <= r.line <= len(lines) and lines[r.line - 1][r.column - 1:].startswith(kernel)
+            how = "one per instantiation of the function" if written else \
+                "written by the macro expanded here"
+            msg += f" ({n} such launches, {how})"
+        yield ctx.diag(me, r, msg, related=rel)
 
 
 # ---------------------------------------------------------------------- CL703

@@ -45,13 +45,13 @@ def local_memory_array(ctx: RuleContext):
                     # even written at run-time indices, stay in registers (select chains): no
                     # evidence without ptxas (explain keeps the source-level verdict, noted).
                     continue
-                msg = (f"automatic array `{v.name}` ({v.bytes} bytes) is placed in local memory: "
+                msg = (f"automatic array `{v.name}` ({_size(v)}) is placed in local memory: "
                        f"index `{idx}` is not a compile-time constant ({why})")
                 yield ctx.diag(me, v.forcing_access.range, msg, kernel=k.name)
             elif ("pointer" in v.reason and not _small_without_ptxas(k, v)) or "too large" in v.reason:
                 # a small array whose address is taken (reinterpret_cast to half2*) is usually
                 # resolved to registers once the accesses are unrolled: no evidence without ptxas
-                msg = (f"automatic array `{v.name}` ({v.bytes} bytes) is likely placed in local "
+                msg = (f"automatic array `{v.name}` ({_size(v)}) is likely placed in local "
                        f"memory: {v.reason}")
                 yield ctx.diag(me, v.range, msg, kernel=k.name, severity="info")
 
@@ -60,6 +60,12 @@ def local_memory_array(ctx: RuleContext):
 #: when indexed at run time: read and written at an index loaded from memory, 8, 16 and 32
 #: floats compile to a 0-byte stack frame; 64 floats written at such an index take 256 bytes.
 _SELECT_WORDS = 32
+
+
+def _size(v) -> str:
+    """The array's size for a message: its bytes, or that they are not known (an extent that
+    depends on a template parameter of a kernel not instantiated in the file, say)."""
+    return f"{v.bytes} bytes" if v.bytes is not None else "size not known statically"
 
 
 def _small_without_ptxas(k, v) -> bool:

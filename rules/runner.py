@@ -47,6 +47,20 @@ def _with_hint(message: str, missing: tuple = (), hash_errors: tuple = ()) -> st
             "another .cu #includes is checked through that file)")
 
 
+def _distinct(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics less exact copies: the same rule saying the same thing at the same place
+    (a host function template instantiated for each head dimension, each instantiation's launch
+    giving the same CL401 and the same CL701 at one line) is one finding."""
+    seen, out = set(), []
+    for d in diags:
+        key = (d.code, d.severity, d.path, d.location, d.end_location, d.message, repr(d.fix),
+               repr(d.related))
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
 def _where(fa: FileAnalysis, e) -> str:
     """The file a parse problem is located in: a header of the user's, else the checked file."""
     return fa.shown_path(e.file)
@@ -72,7 +86,7 @@ def check_analysis(fa: FileAnalysis, copts: CheckOptions) -> FileResult:
         if rule.check is None or not copts.enabled(rule.code):
             continue
         res.diagnostics.extend(rule.check(ctx) or ())
-    res.diagnostics = _suppress(fa, res.diagnostics, copts)
+    res.diagnostics = _suppress(fa, _distinct(res.diagnostics), copts)
     res.diagnostics.sort(key=Diagnostic.sort_key)
     main = os.path.abspath(fa.path)
     res.header_kernels = [[k.function.range.file, k.function.range.line, k.name, k.launch.source]

@@ -37,6 +37,26 @@ def test_check_finding_text_is_gcc_style_and_exits_one():
     assert "index `k` is not a compile-time constant" in lines[0]
 
 
+def test_local_array_of_unknown_size_says_so(tmp_path):
+    """LeetCUDA's hgemm_mma_*_dsmem kernels, analysed as templates (their launches are in code
+    that needs a missing header): `uint32_t RA[2][WARP_TILE_M][4]` has no size, and CL101 said
+    "(None bytes)"."""
+    p = tmp_path / "t.cu"
+    p.write_text("""#include <stdint.h>
+template <int N = 4>
+__global__ void k(float *out, const float *in) {
+  uint32_t r[2][N][4];
+  for (int i = 0; i < N; i++) r[0][i][0] = in[i];
+  float *q = reinterpret_cast<float *>(&r[0][0][0]);
+  out[threadIdx.x] = q[threadIdx.x % 4];
+}
+""")
+    r = run("check", str(p), "--select", "CL101")
+    assert r.output.strip() == (f"{p}:4:3: info: automatic array `r` (size not known statically) is "
+                                "likely placed in local memory: automatic array whose address is "
+                                "used as a pointer [CL101]")
+
+
 def test_check_json_shape():
     path = FIX / "memory" / "local_thread_index.cu"
     r = run("check", str(path), "--output-format", "json")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cudalint.analyzer.frontend.inline_asm import respell
+from cudalint.analyzer.frontend.inline_asm import respell, respell_launches
 from cudalint.cli import app
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
@@ -60,3 +60,24 @@ def test_respell_keeps_lines_and_valid_escapes():
     assert out.splitlines() == ['asm volatile("mov.u64 %0,  globaltimer;" : "=l"(t));',
                                 'asm volatile("st.u8 [%1], %0;" ::"r"(v),"l"(p) : "memory");',
                                 src.splitlines()[2], src.splitlines()[3]]
+
+
+def test_launch_split_by_blanks_is_respelled(tmp_path: Path):
+    """clang-format writes `kernel < < < grid, block >>> (...)` in LeetCUDA's launcher macros
+    (mat_transpose.cu, TORCH_BINDING_MAT_TRANSPOSE2D); nvcc accepts it, clang does not ("expected
+    expression"), so the launch was lost and its kernels ran on the default block of 256."""
+    src = "k < < < grid,\n  b >>> (a); k<< <g, b>>>(a); k< <<g, b>>>(a); if (x < y) {}\n"
+    out = respell_launches(src)
+    assert [len(a) for a in out.splitlines()] == [len(a) for a in src.splitlines()]
+    assert out == "k <<<   grid,\n  b >>> (a); k<<< g, b>>>(a); k<<< g, b>>>(a); if (x < y) {}\n"
+    p = tmp_path / "t.cu"
+    p.write_text("""__global__ void k(float *a) { a[threadIdx.x] = 0.0f; }
+#define LAUNCH(name) void name(float *a) { dim3 block(32, 4); dim3 grid(8); \\
+    k < < < grid,                                                            \\
+        block >>> (a); }
+LAUNCH(run)
+""")
+    r = run("explain", str(p), "--output-format", "json")
+    import json
+    launch = json.loads(r.output)["files"][0]["kernels"][0]["launch"]
+    assert (launch["block"], launch["grid"], launch["source"]) == ([32, 4, 1], [8, 1, 1], "launch-site")

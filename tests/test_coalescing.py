@@ -325,3 +325,75 @@ def test_warp_cost_weights_are_exact_fractions():
     assert c.sectors_per_request == 2.0
     # needed bytes: (1/3 * 128 + 2/3 * 4) / (1/3 * 128 + 2/3 * 32) = (136/3) / (192/3)
     assert c.efficiency == float(Fraction(136, 192))
+
+
+SPLIT = """
+#include <cuda_fp16.h>
+#define HALF2(value) (reinterpret_cast<half2 *>(&(value))[0])
+__global__ void add_f16x8(half *a, half *c, int N) {
+    int idx = 8 * (blockIdx.x * blockDim.x + threadIdx.x);
+    half2 r0 = HALF2(a[idx + 0]);
+    half2 r1 = HALF2(a[idx + 2]);
+    half2 r2 = HALF2(a[idx + 4]);
+    half2 r3 = HALF2(a[idx + 6]);
+    if ((idx + 0) < N) { HALF2(c[idx + 0]) = r0; }
+    if ((idx + 2) < N) { HALF2(c[idx + 2]) = r1; }
+    if ((idx + 4) < N) { HALF2(c[idx + 4]) = r2; }
+    if ((idx + 6) < N) { HALF2(c[idx + 6]) = r3; }
+}
+__global__ void gap(const float *a, float *out) {
+    int t = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    out[t / 4] = a[t] + a[t + 1] + a[t + 3];
+}
+__global__ void rgb(const float *p, float *out) {
+    int t = 3 * (blockIdx.x * blockDim.x + threadIdx.x);
+    out[t / 3] = p[t] + p[t + 1] + p[t + 2];
+}
+__global__ void tile_rows(half *a, half *out) {
+    int tid = threadIdx.x;
+    int addr = (tid / 2) * 1024 + ((tid % 2 == 0) ? 0 : 4);
+    half2 r0 = HALF2(a[addr + 0]);
+    half2 r1 = HALF2(a[addr + 2]);
+    HALF2(out[tid * 4]) = r0;
+    HALF2(out[tid * 4 + 2]) = r1;
+}
+"""
+
+
+def test_one_piece_per_thread_split_into_accesses_is_not_uncoalesced(tmp_path):
+    """LeetCUDA's f16x8 kernels: a thread's 16 contiguous bytes read as four half2 accesses.
+    Lane l reads bytes [16l + 4j, 16l + 4j + 4) in access j: each request spans 32 x 16 B =
+    512 B = 16 sectors and uses 32 x 4 B = 128 B (25%), but the four requests together use all
+    512 B. Not an uncoalesced access: one info finding per group, at its lowest address, saying
+    that one 16-byte access would need 1 request instead of 4."""
+    diags, fa = _check(tmp_path, SPLIT, block=(256, 1, 1))
+    a0 = _acc(fa, "a", kernel="add_f16x8")
+    assert (a0.sectors_per_request, a0.efficiency, a0.stride) == (16, 0.25, 4)
+    f = sorted((d.location.line, d.severity) for d in diags
+               if d.code == "CL201" and d.kernel == "add_f16x8")
+    assert f == [(6, "info"), (10, "info")]  # the loads (lines 6-9), the stores (10-13)
+    m = {d.location.line: d.message for d in diags if d.code == "CL201"}
+    assert m[6].startswith("global load `HALF2(a[idx + 0])` and 3 more (lines 6-9): each thread "
+                           "reads 16 contiguous bytes as 4 separate 4-byte accesses, so each warp "
+                           "request touches 16 sectors and uses 25% of them")
+    assert "1 16-byte vector access per thread" in m[6] and "1 request instead of 4" in m[6]
+    # Each store has its own bounds guard (idx + 2j < N): the same guard shifted, still a group.
+    assert "global store `HALF2(c[idx + 0])` and 3 more (lines 10-13)" in m[10]
+    # a[t + 2] is never read: a[t], a[t + 1], a[t + 3] each waste 3/4 of their sectors
+    # (32 lanes x 16 B = 16 sectors for 128 useful bytes): uncoalesced, warnings as before.
+    g = [d for d in diags if d.code == "CL201" and d.kernel == "gap"]
+    assert len(g) == 3 and all(d.severity == "warning" and "16 sectors per request" in d.message
+                               for d in g)
+    # 12 bytes per thread (lanes 12 B apart: 384 B = 12 sectors, 128 B used, 33.3%): a group,
+    # but no vector type reads 12 bytes at once, so no vector is suggested.
+    (r,) = [d for d in diags if d.code == "CL201" and d.kernel == "rgb"]
+    assert r.severity == "info" and "reads 12 contiguous bytes as 3 separate 4-byte accesses" in \
+        r.message and "touches 12 sectors and uses 33.3%" in r.message
+    assert r.message.endswith("but each request moves 3 times the sectors it uses through L1")
+    # LeetCUDA's hgemm tile load (s_a rows of 8 halves): lanes 2m and 2m+1 read the first and the
+    # second 8 bytes of row m's 16, rows 2048 B apart. Each lane's +2 piece fills its own gap,
+    # but each row uses 16 of its sector's 32 bytes: 16 sectors, 256 of 512 B used together.
+    # Not a whole piece: both loads keep their warning; the stores to `out` are one.
+    t = sorted((d.location.line, d.severity, d.message[:40]) for d in diags
+               if d.code == "CL201" and d.kernel == "tile_rows")
+    assert [(ln, sev) for ln, sev, _ in t] == [(26, "warning"), (27, "warning"), (28, "info")]

@@ -213,3 +213,37 @@ def test_launch_limits(tmp_path):
     # sm_1x: 512 threads per block, 65535 blocks in x, no z grid
     diags3 = check(tmp_path, src, select=("CL704",), arch="sm_13")
     assert any("grid dimension x = 2147483648 exceeds 65535" in d.message for d in diags3)
+
+
+def test_launches_of_one_macro_expansion_are_one_finding(tmp_path):
+    """LeetCUDA's TORCH_BINDING_ELEM_ADD writes three launches of one kernel (three branches on
+    the tensor's shape) in each expansion: all three sit at the expansion's place, and CL702
+    said the same thing three times there (419 of 660 CL702 on LeetCUDA were such copies)."""
+    diags = check(tmp_path, """
+    __global__ void k(float *a) { a[threadIdx.x] = 0.0f; }
+    #define BIND(name) void name(float *a, int n) { \\
+        if (n > 4) { k<<<1, 32>>>(a); } else if (n > 2) { k<<<2, 32>>>(a); } else { k<<<4, 32>>>(a); } }
+    BIND(run)
+    void plain(float *a) { k<<<1, 32>>>(a); }
+    """, select=("CL702",))
+    got = [(d.location.line, d.message.split(" would go unnoticed")[-1]) for d in by_code(diags, "CL702")]
+    assert got == [(4, " (3 such launches, written by the macro expanded here)"), (5, "")]
+
+
+def test_a_launcher_template_instantiated_twice_gives_one_finding(tmp_path):
+    """LeetCUDA's flash-attn launchers: `template <int kHeadDim> void launch(...)` instantiated
+    for each head dimension; every instantiation's launch and cudaFuncSetAttribute gave the same
+    message at the same line (with -I for its utils.h: 297 CL701 and 95 CL401 copies)."""
+    diags = check(tmp_path, """
+    __global__ void k(float *a) { a[threadIdx.x] = 0.0f; }
+    template <int D> void launch(float *a) {
+        cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 98304);
+        cudaMalloc(&a, 64);
+        k<<<1, 32>>>(a);
+    }
+    void run(float *a, int d) { if (d == 64) launch<64>(a); else launch<128>(a); }
+    """)
+    # One CL701 per ignored call (they were two each); the two CL702 name their instantiation
+    # (launch<64>, launch<128>): different messages, both kept.
+    assert [(d.code, d.location.line) for d in diags] == [("CL701", 3), ("CL701", 4),
+                                                          ("CL702", 5), ("CL702", 5)]

@@ -182,3 +182,28 @@ def test_an_omitted_argument_takes_its_default(tmp_path):
     assert first.arg_values[1] == 2000000
     # `big` is false in one call and true in the other: the second block size stays unknown
     assert second.grid is None and any("`big`" in u for u in second.unknown)
+
+
+def test_dim3_declared_by_a_macro_keeps_its_initializer(tmp_path):
+    """LeetCUDA writes its launchers with macros (`dim3 block(256 / (n_elements));` inside
+    TORCH_BINDING_ELEM_ADD). The source text at such a declaration is the macro invocation, so
+    whether an initializer is written is read from clang's constructor call: written arguments
+    have a source location, the default arguments of an implicit `dim3 b;` have none."""
+    p = tmp_path / "m.cu"
+    src = textwrap.dedent("""
+        __global__ void k(float *a) { a[threadIdx.x] = 0.0f; }
+        #define LAUNCHER(name, n) void name(float *a) { \\
+            dim3 block(256 / (n)); dim3 grid(8, 2); dim3 same = grid; k<<<same, block>>>(a); }
+        LAUNCHER(run4, 4)
+        #define DEFAULTED(name) void name(float *a) { dim3 b; b.x = 32; k<<<1, b>>>(a); }
+        DEFAULTED(run_default)
+        """)
+    p.write_text(src)
+    opts = AnalysisOptions(use_ptxas=False)
+    tu = lower(str(p), src, opts, FileAnalysis(path=str(p), options=opts))
+    resolve_launch_sites(tu)
+    s4, sd = sorted(tu.launches, key=lambda s: s.range.line)
+    assert s4.block == (64, 1, 1)   # 256 / 4
+    assert s4.grid == (8, 2, 1)     # copied from grid(8, 2)
+    assert sd.block == (32, 1, 1)   # default dim3 (1, 1, 1) with x set to 32
+    assert sd.grid == (1, 1, 1)

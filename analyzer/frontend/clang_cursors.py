@@ -65,9 +65,13 @@ def srange(c: ci.Cursor) -> ir.SourceRange:
 # ---------------------------------------------------------------------- helpers
 
 def macro_scalar_init(d: ci.Cursor, last: ci.Cursor) -> bool:
-    """A scalar/pointer declared inside a macro expansion (``cudaError_t e = (call);`` in a
-    CHECK macro): its tokens are the macro invocation's, so the source cannot tell whether an
-    initializer is written; an expression child of a non-array, non-class variable is one."""
+    """A variable declared inside a macro expansion (``cudaError_t e = (call);`` in a CHECK
+    macro, ``dim3 block(256 / (n));`` in a launcher macro): its tokens are the macro
+    invocation's, so the source cannot tell whether an initializer is written. For a scalar or
+    pointer, an expression child is one. For a class (``dim3``), clang always gives a
+    constructor call, written or not: the initializer is written when some expression under
+    that call has a source location (an implicit default construction has only the
+    constructor's default arguments, which have none)."""
     try:
         loc = d.location
         if loc.file is None:
@@ -80,8 +84,12 @@ def macro_scalar_init(d: ci.Cursor, last: ci.Cursor) -> bool:
         k = d.type.get_canonical().kind
     except Exception:
         return False
-    return k not in (TK.RECORD, TK.CONSTANTARRAY, TK.INCOMPLETEARRAY, TK.VARIABLEARRAY,
-                     TK.DEPENDENTSIZEDARRAY) and last.kind.is_expression()
+    if not last.kind.is_expression() or k in (TK.CONSTANTARRAY, TK.INCOMPLETEARRAY,
+                                              TK.VARIABLEARRAY, TK.DEPENDENTSIZEDARRAY):
+        return False
+    if k != TK.RECORD:
+        return True
+    return any(x.location.file is not None for x in itertools.islice(preorder(last), 1, 64))
 
 
 def read_text(path: str) -> str:

@@ -17,10 +17,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["respell", "ASM_ERRORS"]
+__all__ = ["respell", "respell_launches", "ASM_ERRORS", "LAUNCH_ERRORS"]
 
 #: clang errors that an nvcc-accepted inline-asm spelling produces.
 ASM_ERRORS = ("invalid % escape in inline assembly string", "expected ')'")
+
+#: clang's error at a kernel launch whose ``<<<`` is split by blanks.
+LAUNCH_ERRORS = ("expected expression",)
+
+#: ``< < <``, ``<< <``, ``< <<``: a launch's ``<<<`` split by blanks (clang-format writes
+#: ``kernel < < < grid, block >>> (...)`` inside macros). nvcc takes it as a launch; clang, for
+#: which ``<<<`` is one token, reports "expected expression". No valid C++ has three ``<`` in a
+#: row separated only by blanks.
+_SPLIT_LAUNCH = re.compile(r"<(?:[ \t]+<[ \t]*|[ \t]*<[ \t]+)<")
 
 _ASM_START = re.compile(r"\b(?:asm|__asm__|__asm)\b(?:\s+(?:volatile|__volatile__|goto|inline))*\s*\(")
 
@@ -97,6 +106,12 @@ def _respell_one(text: str, start: int) -> tuple[str, int]:
         for a, b in template:
             chars[a:b] = _fix_escapes(text[a:b])
     return "".join(chars), i
+
+
+def respell_launches(text: str) -> str:
+    """``text`` with every launch ``<<<`` split by blanks joined, the blanks moved after it (same
+    length, same lines)."""
+    return _SPLIT_LAUNCH.sub(lambda m: "<<<" + " " * (len(m.group(0)) - 3), text)
 
 
 def respell(text: str) -> str:

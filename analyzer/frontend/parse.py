@@ -729,10 +729,14 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
         asm = _respell_asm(tu, overrides, respelled)
         if (not new and not asm) or rounds >= MAX_STUB_ROUNDS:
             break
-        for p in asm:
-            notes.append(f"{os.path.basename(p)}: inline assembly in a spelling nvcc accepts "
-                         "(a single % before a PTX register, operands without a comma) was "
-                         "respelled for clang; operands are kept opaque")
+        for p, what in asm:
+            if "asm" in what:
+                notes.append(f"{os.path.basename(p)}: inline assembly in a spelling nvcc accepts "
+                             "(a single % before a PTX register, operands without a comma) was "
+                             "respelled for clang; operands are kept opaque")
+            if "launch" in what:
+                notes.append(f"{os.path.basename(p)}: a kernel launch written `< < <` (blanks "
+                             "inside `<<<`, which nvcc accepts) was respelled `<<<` for clang")
         for name, prob in new:
             if name not in stubs:
                 stubs[name] = _stub_path(name)
@@ -760,14 +764,15 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
 
 
 def _respell_asm(tu: ci.TranslationUnit, overrides: Sequence[tuple[str, str]],
-                 respelled: dict[str, str]) -> list[str]:
-    """Files with an inline-asm error clang reports on code nvcc accepts, not yet respelled:
-    respell them (into ``respelled``) and return their names."""
-    from .inline_asm import ASM_ERRORS, respell
+                 respelled: dict[str, str]) -> list[tuple[str, set]]:
+    """Files with an error clang reports on code nvcc accepts (inline asm, a launch's `<<<`
+    split by blanks), not yet respelled: respell them (into ``respelled``) and return their
+    names with what was respelled ("asm", "launch")."""
+    from .inline_asm import ASM_ERRORS, LAUNCH_ERRORS, respell, respell_launches
     out = []
     for d in tu.diagnostics:
         if d.severity < ci.Diagnostic.Error or d.location.file is None or \
-                not d.spelling.startswith(ASM_ERRORS):
+                not d.spelling.startswith(ASM_ERRORS + LAUNCH_ERRORS):
             continue
         name = os.path.abspath(d.location.file.name)
         if name in respelled or name.startswith(STUB_DIR):
@@ -779,10 +784,12 @@ def _respell_asm(tu: ci.TranslationUnit, overrides: Sequence[tuple[str, str]],
                     text = f.read()
             except (OSError, UnicodeDecodeError):  # not UTF-8: left as it is
                 continue
-        new = respell(text)
+        asm = respell(text)
+        new = respell_launches(asm)
         if new != text:
             respelled[name] = new
-            out.append(name)
+            out.append((name, {w for w, changed in (("asm", asm != text), ("launch", new != asm))
+                               if changed}))
     return out
 
 
