@@ -685,6 +685,9 @@ class RequestCounter:
         apply or has no number."""
         if e.space != "shared" or not e.elem_bytes or e.elem_bytes not in (1, 2, 4, 8, 16) or not e.loops:
             return None
+        from .accesses import _request_parts
+        if len(_request_parts(e.elem, e.elem_bytes)) > 1:
+            return None  # moved as several requests (a struct of 4-byte words): not modelled here
         loops = e.loops[:len(e.loops) - levels]
         gone = {li.it for li in e.loops[len(loops):] if li.it is not None}
         iters = {li.it for li in loops if li.it is not None}
