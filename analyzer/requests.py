@@ -685,9 +685,10 @@ class RequestCounter:
         apply or has no number."""
         if e.space != "shared" or not e.elem_bytes or e.elem_bytes not in (1, 2, 4, 8, 16) or not e.loops:
             return None
-        from .accesses import _request_parts
-        if len(_request_parts(e.elem, e.elem_bytes)) > 1:
-            return None  # moved as several requests (a struct of 4-byte words): not modelled here
+        el = e.elem
+        if el is not None and el.kind == "record" and not (e.elem_bytes in (8, 16) and (el.align or 0) >= e.elem_bytes):
+            # moved as several requests (a struct of 4-byte words: accesses._request_parts)
+            return None
         loops = e.loops[:len(e.loops) - levels]
         gone = {li.it for li in e.loops[len(loops):] if li.it is not None}
         iters = {li.it for li in loops if li.it is not None}
