@@ -83,6 +83,9 @@ class Access:
     ideal_sectors: Optional[float] = None
     ways: Optional[float] = None
     min_wavefronts: Optional[float] = None
+    # the worst iteration's degree where the lanes that run a shared access change with a
+    # loop's iteration (``ways`` is then the mean; requests.guarded_wavefronts)
+    worst_ways: Optional[float] = None
     addresses_per_request: Optional[float] = None  # constant: distinct addresses a warp asks for
     event: Optional[S.AccessEvent] = field(default=None, repr=False)
     range: Optional[ir.SourceRange] = field(default=None, repr=False)

@@ -170,9 +170,9 @@ def _eval(e: ir.Expr, env: dict, depth: int) -> Optional[Value]:
     if isinstance(e, ir.InitList):
         vals = [_as_int(_eval(x, env, d)) for x in e.items]
         if e.type.spelling.endswith("dim3") or e.type.spelling == "dim3":
-            if any(v is None for v in vals):
+            if all(v is None for v in vals):
                 return None
-            return tuple((vals + [1, 1, 1])[:3])
+            return tuple((vals + [1, 1, 1])[:3])  # possibly partly known: {4, 8, bs / 32}
         if len(vals) == 1:
             return vals[0]
         return None

@@ -87,6 +87,7 @@ class GAccess:
     tok: Optional[np.ndarray]
     solo: Optional[int]
     kind: str = "access"  # access | memcpy | memset | library
+    drawn: Optional[tuple] = None  # inside `if (t == K)` on a ticket: (counter var, offset, sign, K)
 
 
 @dataclass
@@ -164,6 +165,8 @@ class GlobalLog:
         # block-uniform decisions whose 'then' side one block at most takes (an atomic's
         # ticket tested for equality: `if (*flag == gridDim.x - 1)`)
         self.lone: set = set()
+        self.tickets: dict = {}  # id(atomic call) -> (call, counter or None): see ticket_site
+        self._reset: set = set()  # drawn tickets whose counter is written otherwise
 
     # ------------------------------------------------------------------ events
     def barrier(self, sim, node, m) -> None:
@@ -283,8 +286,49 @@ class GlobalLog:
         rec = GAccess(loc.node, var, write, atomic, idx, keys.astype(_INT), tokened, int(size),
                       m.must[idx].copy(), sim.epoch, self.gepoch, sim.wepoch[idx].copy(),
                       self.fence_ep[idx].copy(), tuple((r[0], r[1], r[2]) for r in sim.iter_stack),
-                      tuple(sim.tags), val, vtok, sim._solo, kind)
+                      tuple(sim.tags), val, vtok, sim._solo, kind, sim._drawn)
         self.recs.setdefault(var, []).append(rec)
+
+    # ------------------------------------------------------------------ tickets
+    def ticket_site(self, node: ir.Expr, counter) -> None:
+        """An atomic at ``node`` ran: ``counter`` is the (variable, byte offset, sign) it drew
+        a ticket from, or None when this execution was no such draw (see
+        simt_eval._ticket_counter). A site stays a ticket site while every execution draws
+        from one counter."""
+        old = self.tickets.get(id(node))
+        if old is None:
+            self.tickets[id(node)] = (node, counter)
+        elif old[1] != counter:
+            self.tickets[id(node)] = (node, None)
+
+    def ticket_counter(self, node: ir.Expr):
+        """The counter every execution of the atomic at ``node`` drew from so far; None: not a
+        ticket draw; False: it has not run."""
+        got = self.tickets.get(id(node))
+        if got is None or got[0] is not node:
+            return False
+        return got[1]
+
+    def _reset_counters(self) -> set:
+        """The drawn tickets (counter, sign, K) whose counter something other than a ticket
+        draw of the same sign writes (a plain store, atomicExch, an add of the other sign or of
+        an unknown amount, memset, a write at an address not known): a second thread can then
+        draw ``K``, and what threads do under that ticket may race."""
+        drawn = {r.drawn for rs in self.recs.values() for r in rs if r.drawn is not None}
+        out = set()
+        for d in drawn:
+            var, off, sign = d[0], d[1], d[2]
+            for r in self.recs.get(var, ()):
+                if not r.write:
+                    continue
+                site = self.tickets.get(id(r.node))
+                if r.atomic and site is not None and site[0] is r.node and site[1] == (var, off, sign):
+                    continue
+                hit = r.tokened | ((r.keys <= off) & (off < r.keys + r.size))
+                if hit.any():
+                    out.add(d)
+                    break
+        return out
 
     # ------------------------------------------------------------------ pairing
     def finish(self, pair: bool = True, known: frozenset = frozenset()) -> "GlobalLog":
@@ -293,6 +337,7 @@ class GlobalLog:
         that only probes what indices a parameter value gives)."""
         self._done |= known
         multi = len(self.ts.blocks) > 1
+        self._reset = self._reset_counters()
         # accesses that read and write one place (`n++`, `n += v`): a counter, not a flag
         rd = {id(r.node) for rs in self.recs.values() for r in rs if not r.write}
         self._rmw = rd & {id(r.node) for rs in self.recs.values() for r in rs if r.write and not r.atomic}
@@ -420,6 +465,8 @@ class GlobalLog:
             return
         if intra and rw.solo is not None and rw.solo == ro.solo:
             return
+        if rw.drawn is not None and rw.drawn == ro.drawn and rw.drawn not in self._reset:
+            return  # both under one ticket of one counter: one thread of the grid at most
         if intra and rw.kind == ro.kind == "block-library":
             return  # cuRAND MTGP32 is called by the threads of a block together
         if not intra and self.lone and any(t[1] is True and t[0] in self.lone and t in ro.tags

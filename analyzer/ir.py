@@ -558,6 +558,9 @@ class LaunchSite:
     # The grid is passed as an integer, not a dim3: gridDim.y = gridDim.z = 1 even where the
     # value (gridDim.x) is not known.
     grid_1d: bool = False
+    # A block not known as a whole but known in some components (``dim3 b(16, n)``,
+    # ``{4, 8, bs / 32}``): (x, y, z) with None for each unknown one.
+    block_partial: Optional[tuple] = None
 
 
 @dataclass(eq=False)

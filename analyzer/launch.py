@@ -69,7 +69,15 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
         cfg = list(x.config) + [None] * 4
         site.grid = _dim3(constprop.evaluate(cfg[0], env))
         site.grid_1d = cfg[0] is not None and getattr(cfg[0].type, "kind", "") == "scalar"
-        site.block = _dim3(constprop.evaluate(cfg[1], env))
+        bv = constprop.evaluate(cfg[1], env)
+        site.block = _dim3(bv)
+        site.block_partial = None
+        if site.block is None and isinstance(bv, tuple) and len(bv) == 3:
+            part = tuple(c if isinstance(c, int) and not isinstance(c, bool) and c > 0 else None
+                         for c in bv)
+            if any(c is not None and c > 1 for c in part):
+                # (n, 1, 1) says no more than the stated 1-D default assumes: not kept
+                site.block_partial = part
         sm = constprop.evaluate(cfg[2], env) if cfg[2] is not None else 0
         site.dynamic_smem = int(sm) if isinstance(sm, (int, float)) and not isinstance(sm, bool) else None
         site.unknown = []
@@ -180,10 +188,36 @@ def _launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
                                f"statically{_reason(site, 'grid')}")
         return LaunchConfig(site.block, grid or site.grid, smem, "launch-site", _where(site, kernel),
                             assumptions, params_from(site), site)
+    smem = dynamic_smem if dynamic_smem is not None else 0
+    if site is not None and site.block_partial is not None:
+        # some components known (`{4, 8, block_size/32}`): keep them, and give the unknown
+        # ones the rest of the stated default (or __launch_bounds__) thread count
+        part = site.block_partial
+        if kernel.launch_bounds and kernel.launch_bounds[0]:
+            total, whence = int(kernel.launch_bounds[0]), "__launch_bounds__"
+        elif default_block is not None:
+            total, whence = default_block[0] * default_block[1] * default_block[2], "the configured default-block"
+        else:
+            total, whence = DEFAULT_BLOCK[0], "the default"
+        b = fill_block(part, total)
+        unknown = [d for d, c in zip("xyz", part) if c is None]
+        assumptions.append(f"block `{site.block_text}` at line {site.range.line}: "
+                           + ", ".join(f"blockDim.{d} = {c}" for d, c in zip("xyz", part) if c is not None)
+                           + "; " + " and ".join(f"blockDim.{d}" for d in unknown)
+                           + f" not known statically{_reason(site, 'block')}")
+        assumptions.append("assumed " + ", ".join(f"blockDim.{d} = {b['xyz'.index(d)]}" for d in unknown)
+                           + f" ({b[0] * b[1] * b[2]} threads per block, from {whence} of {total})")
+        smem = dynamic_smem if dynamic_smem is not None else site.dynamic_smem
+        if smem is None:
+            assumptions.append(f"dynamic shared memory `{site.smem_text}` at line {site.range.line} "
+                               f"is not known statically{_reason(site, 'dynamic shared memory')}; "
+                               "assumed 0 bytes")
+            smem = 0
+        return LaunchConfig(b, grid or site.grid, smem, "default", _where(site, kernel) + " (partly known)",
+                            assumptions, params_from(site), site)
     if site is not None:
         assumptions.append(f"block size `{site.block_text}` at line {site.range.line} is not known "
                            f"statically{_reason(site, 'block')}")
-    smem = dynamic_smem if dynamic_smem is not None else 0
     if kernel.launch_bounds and kernel.launch_bounds[0]:
         b = (int(kernel.launch_bounds[0]), 1, 1)
         assumptions.append(f"block of {b[0]} threads (1-D) taken from __launch_bounds__")
@@ -225,7 +259,7 @@ def fit_block(launch: LaunchConfig, trial: Callable[[tuple], tuple[Any, list[str
     ``launch.block``; ``explain`` states the switch once, with the race facts.
     """
     first, over = trial(tuple(launch.block))
-    if launch.source != "default" or not over:
+    if launch.source != "default" or not over or partly_known(launch) is not None:
         return tuple(launch.block), first, ""
     names = ", ".join(f"`{n}`" for n in over)
     for b in FALLBACK_BLOCKS:
@@ -236,8 +270,42 @@ def fit_block(launch: LaunchConfig, trial: Callable[[tuple], tuple[Any, list[str
     return tuple(launch.block), first, ""
 
 
+def fill_block(part: tuple, total: int) -> tuple[int, int, int]:
+    """A block with the known components of ``part`` (None: unknown) and the first unknown one
+    given what is left of ``total`` threads (at least 1; 1 where the known ones do not divide
+    ``total``), the other unknown ones 1: ``(4, 8, None)`` with 256 -> (4, 8, 8)."""
+    known = 1
+    for c in part:
+        known *= c if c is not None else 1
+    rest = total // known if known < total and total % known == 0 else 1
+    out = []
+    for c in part:
+        if c is None:
+            out.append(rest)
+            rest = 1
+        else:
+            out.append(c)
+    return tuple(out)
+
+
+def partly_known(lc: "LaunchConfig") -> Optional[tuple]:
+    """The known components of a launch whose block is known only in part, else None."""
+    site = lc.site
+    if lc.source != "default" or site is None or site.block is not None:
+        return None
+    return getattr(site, "block_partial", None)
+
+
 def default_reason(lc: "LaunchConfig") -> str:
     """Why a launch uses the default block: no launch of the kernel was found, or the one found
-    has a block size that is not known statically."""
-    return "no launch configuration found" if lc.site is None else \
-        f"the block size of the launch at line {lc.site.range.line} is not known"
+    has a block size that is not known statically (in whole, or in some components: then what
+    was known and what was assumed)."""
+    if lc.site is None:
+        return "no launch configuration found"
+    part = partly_known(lc)
+    if part is not None:
+        known = ", ".join(f"blockDim.{d} = {c}" for d, c in zip("xyz", part) if c is not None)
+        guess = ", ".join(f"blockDim.{d} = {lc.block['xyz'.index(d)]}" for d, c in zip("xyz", part) if c is None)
+        return (f"the launch at line {lc.site.range.line} gives {known}; the rest is not known: "
+                f"assumed {guess}")
+    return f"the block size of the launch at line {lc.site.range.line} is not known"

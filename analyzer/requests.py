@@ -673,6 +673,121 @@ class RequestCounter:
         return acc[0] / acc[1] if acc[1] else None
 
 
+    # ------------------------------------------------- shared lanes that a loop's guard selects
+    def guarded_wavefronts(self, e: S.AccessEvent, levels: int, banks: int = 32,
+                           width: int = 4) -> Optional[tuple]:
+        """Wavefronts of a shared access whose active lanes change from one iteration to the
+        next (``for (i...) if (tx > i) s[tx * 16 + i]``, ``for (m...) if (tx <= m)``; or a
+        trip count that differs between lanes): the warp's conflict degree is that of the
+        lanes active in each iteration, not of every lane at once. Returns (mean wavefronts
+        per request, mean conflict-free wavefronts, the worst degree, the worst iteration's
+        values {iteration symbol: value}), each request weighted once; None where it does not
+        apply or has no number."""
+        if e.space != "shared" or not e.elem_bytes or e.elem_bytes not in (1, 2, 4, 8, 16) or not e.loops:
+            return None
+        el = e.elem
+        if el is not None and el.kind == "record" and not (e.elem_bytes in (8, 16) and (el.align or 0) >= e.elem_bytes):
+            # moved as several requests (a struct of 4-byte words: accesses._request_parts)
+            return None
+        loops = e.loops[:len(e.loops) - levels]
+        gone = {li.it for li in e.loops[len(loops):] if li.it is not None}
+        iters = {li.it for li in loops if li.it is not None}
+        if not iters:
+            return None
+        conds = []
+        for c in _guards(e):
+            if getattr(c, "free_symbols", set()) & gone:
+                continue
+            cb, d = self._bound(c)
+            if d:
+                return None
+            if cb is not sp.true:
+                conds.append(cb)
+        trips = []
+        for li in loops:
+            t, d = self._bound(li.trip) if li.trip is not None else (None, True)
+            if d or li.it is None:
+                return None
+            trips.append((li.it, t))
+        thr = self.syms.thread_symbols
+        # applies only where the lanes that run depend on the iteration
+        varies = any((getattr(c, "free_symbols", set()) & thr) and (getattr(c, "free_symbols", set()) & iters)
+                     for c in conds) or \
+            any(getattr(t, "free_symbols", set()) & thr for _, t in trips)
+        if not varies:
+            return None
+        off, d1 = self._bound(e.offset)
+        if d1 or not isinstance(off, sp.Expr):
+            return None
+        allowed = thr | set(self.blocks.values()) | iters
+        used = set(off.free_symbols)
+        for c in conds:
+            used |= getattr(c, "free_symbols", set())
+        for _, t in trips:
+            used |= getattr(t, "free_symbols", set())
+        if used - allowed:
+            return None
+        if used & set(self.blocks.values()):
+            blocks = self._block_samples()
+            if blocks is None:
+                return None
+        else:
+            blocks = [({}, 1.0)]
+        from .banks import wavefronts
+
+        acc = [0.0, 0.0, 0.0]  # wavefronts, conflict-free wavefronts, requests (weighted)
+        worst = [0.0, None]
+        self._budget = _BUDGET
+
+        def leaf(lanes, extra, wt):
+            self._spend((len(conds) + 1) * len(lanes))
+            live = list(lanes)
+            for c in conds:
+                live = [ln for ln, b in zip(live, num_bool_lanes(c, [tv for _, tv in live], extra))
+                        if b is not False]
+            if not live:
+                return
+            addrs = num_lanes(off, [tv for _, tv in live], extra)
+            if any(a is None or a != int(a) for a in addrs):
+                raise _OverBudget
+            wf, passes = wavefronts([ln.lane for ln, _ in live], [int(a) for a in addrs],
+                                    e.elem_bytes, banks, width)
+            acc[0] += wt * wf
+            acc[1] += wt * passes
+            acc[2] += wt
+            if passes and wf / passes > worst[0] + 1e-9:
+                worst[0], worst[1] = wf / passes, {k: v for k, v in extra.items() if k in iters}
+
+        def walk(lanes, depth, extra, wt):
+            if depth == len(trips):
+                return leaf(lanes, extra, wt)
+            it, t = trips[depth]
+            self._spend(len(lanes))
+            vs = num_lanes(t, [tv for _, tv in lanes], extra)
+            if any(v is None for v in vs):
+                raise _OverBudget
+            counts = [int(v) for v in vs]
+            tmax = max(counts) if counts else 0
+            if tmax <= 0:
+                return
+            n = min(tmax, 64)  # every iteration up to 64, else 64 evenly spaced ones
+            for j in range(n):
+                k = j if n == tmax else (j * (tmax - 1)) // (n - 1)
+                live = [ln for ln, c in zip(lanes, counts) if c > k]
+                if live:
+                    walk(live, depth + 1, {**extra, it: k}, wt * tmax / n)
+
+        try:
+            for bvals, bw in blocks:
+                for w in range(self.model.nwarps):
+                    walk(self._warp_lanes(w), 0, dict(bvals), bw)
+        except _OverBudget:
+            return None
+        if not acc[2] or not acc[1]:
+            return None
+        return acc[0] / acc[2], acc[1] / acc[2], worst[0], worst[1]
+
+
 # --------------------------------------------------------------------------- table
 
 def annotate(table, launch, counts: bool = True) -> None:
@@ -718,6 +833,8 @@ def annotate(table, launch, counts: bool = True) -> None:
                                      f"{sec:.3g} sectors per request on average instead of "
                                      f"{a.sectors_per_request:g} with every lane active")
                 a.sectors_per_request = sec
+        if a.space == "shared" and a.ways is not None and not e.atomic:
+            _guarded_banks(a, e, counter, levels, getattr(table, "target", None))
         if not counts:
             continue
         req, per_block, notes = counter.count(e, levels)
@@ -726,3 +843,28 @@ def annotate(table, launch, counts: bool = True) -> None:
         for n in notes:
             if n not in a.assumptions:
                 a.assumptions.append(n)
+
+
+def _guarded_banks(a, e: S.AccessEvent, counter: RequestCounter, levels: int, target) -> None:
+    """A shared access whose active lanes change with a loop's iteration (see
+    RequestCounter.guarded_wavefronts): its wavefronts per request become the mean over the
+    requests, and the conflict degree the mean of that; the worst iteration is noted."""
+    banks = (getattr(target, "shared_memory_banks", None) or 32) if target is not None else 32
+    width = (getattr(target, "bank_width_bytes", None) or 4) if target is not None else 4
+    got = counter.guarded_wavefronts(e, levels, banks, width)
+    if got is None:
+        return
+    wf, mn, worst, at = got
+    if abs(wf - (a.wavefronts_per_request or 0)) < 1e-6:
+        return
+    lines = {li.it: li.loop.range.line for li in e.loops if li.it is not None}
+    where = ", ".join(f"iteration {v + 1} of the loop at line {lines[k]}"
+                      for k, v in sorted((at or {}).items(), key=lambda kv: lines.get(kv[0], 0)) if k in lines)
+    a.assumptions.append(
+        f"the lanes that run it change with the loop's iteration: {wf:.3g} wavefronts per request "
+        f"on average instead of {a.wavefronts_per_request:g} with every lane active"
+        + (f" ({worst:.3g}-way at worst, at {where})" if where else ""))
+    a.wavefronts_per_request = wf
+    a.min_wavefronts = mn
+    a.ways = wf / mn if mn else None
+    a.worst_ways = worst

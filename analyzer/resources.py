@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from . import ir, loops
-from .launch import default_reason
+from .launch import default_reason, partly_known
 
 __all__ = [
     "ResourceFacts",
@@ -160,6 +160,7 @@ class KernelOccupancy:
     other_sites: list[SiteOccupancy] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
     default_why: str = "no launch configuration found"  # why the default block, when it is used
+    partly_known: bool = False  # the launch's block is known in some components (default_why says which)
 
     @property
     def occupancy(self) -> float:
@@ -192,7 +193,8 @@ class KernelOccupancy:
                 f"limited by {_limiters_text(r.limiters)}; {regs}, "
                 f"{r.smem_allocated_per_block} B shared memory allocated per block")
         if self.launch_source == "default":
-            head += f" - for the DEFAULT block of 256 threads ({self.default_why})"
+            what = "an ASSUMED block" if self.partly_known else "the DEFAULT block"
+            head += f" - for {what} of {r.threads_per_block} threads ({self.default_why})"
         lines = [head]
         lim = r.block_limits
         lines.append("    blocks per SM allowed by warps {} / registers {} / shared memory {} / block slots {}".format(
@@ -806,7 +808,10 @@ def kernel_occupancy(fn: ir.Function, lc, tu: Optional[ir.TranslationUnit], res:
     if lc.dynamic_smem is None:
         assumptions.append("dynamic shared memory unknown; assumed 0 bytes")
     if lc.source == "default":
-        assumptions.append(f"{default_reason(lc)}: occupancy is for the default block of 256 threads; "
+        shape = "x".join(map(str, lc.block))
+        what = (f"the assumed block {shape}" if partly_known(lc) is not None else
+                f"the default block of {threads} threads")
+        assumptions.append(f"{default_reason(lc)}: occupancy is for {what}; "
                            "pass --block" + ("" if lc.site is not None else " or launch the kernel in this file"))
     result = compute_occupancy(target, threads, res.registers, res.static_smem_bytes, dyn)
     steps = []
@@ -829,4 +834,4 @@ def kernel_occupancy(fn: ir.Function, lc, tu: Optional[ir.TranslationUnit], res:
             others.append(SiteOccupancy(s, compute_occupancy(target, t, res.registers, res.static_smem_bytes,
                                                              s.dynamic_smem or 0)))
     return KernelOccupancy(result, lc.source, res.registers_source, steps, others, assumptions,
-                           default_reason(lc))
+                           default_reason(lc), partly_known(lc) is not None)

@@ -81,6 +81,10 @@ class Simt(SimtEval):
         self.complete = True
         self._solo: Optional[int] = None
         self._solo_count = 0
+        #: inside ``if (t == K)`` with ``t`` a ticket drawn from one global counter: the
+        #: (counter, sign, K) that at most one thread of the grid holds (see _drawn_ticket)
+        self._drawn: Optional[tuple] = None
+        self._ticket_vars: Optional[dict] = None  # ticket_definitions(kernel), when first needed
         self.incomplete_reason = ""
         self.epoch = 0
         self.wepoch = np.zeros(self.n, dtype=np.int32)
@@ -368,15 +372,17 @@ class Simt(SimtEval):
             # runs after their updates (the last-arriver pattern)
             self.glog.publish(mt.may)
         if mt.any():
-            solo = self._solo
+            solo, drawn = self._solo, self._drawn
             if self._selects_one_thread(s.cond, fr, m):
                 self._solo_count += 1
                 self._solo = self._solo_count
+            if self.glog is not None:
+                self._drawn = self._drawn_ticket(s.cond, fr, m) or self._drawn
             f = simt_facts.push(self, learnt, mt.may & ~known, True) if learnt is not None else None
             try:
                 self.block(s.then, mt, fr)
             finally:
-                self._solo = solo
+                self._solo, self._drawn = solo, drawn
                 simt_facts.pop(self, f)
         if s.otherwise is not None and me.any():
             f = simt_facts.push(self, learnt, me.may & ~known, False) if learnt is not None else None
@@ -397,6 +403,51 @@ class Simt(SimtEval):
         return any(isinstance(b, ir.BinOp) and b.op == "==" and
                    (_holder(b.lhs) in self._tickets or _holder(b.rhs) in self._tickets)
                    for b in c.walk())
+
+    def _drawn_ticket(self, c: ir.Expr, fr: _Frame, m: Mask):
+        """``t == K`` (or ``!t``) where ``t`` holds only values drawn from one global counter
+        (``int t = atomicAdd(&c[0], 1)``, or the call itself in the condition) and ``K`` is one
+        known number for every thread here: at most one thread of the grid draws ``K``, however
+        many sections test tickets of that counter. Returns ``(counter variable, byte offset,
+        sign, K)``, or None. :class:`GlobalLog` checks at the end that nothing else wrote the
+        counter (a reset lets a second thread draw ``K``)."""
+        while isinstance(c, ir.Cast) and c.implicit:
+            c = c.operand
+        if isinstance(c, ir.UnaryOp) and c.op == "!":
+            pairs = [(c.operand, None)]
+        elif isinstance(c, ir.BinOp) and c.op == "==":
+            pairs = [(c.lhs, c.rhs), (c.rhs, c.lhs)]
+        else:
+            return None
+        if self._ticket_vars is None:
+            self._ticket_vars = ticket_definitions(self.kernel)
+        act = m.may
+        for a, b in pairs:
+            while isinstance(a, ir.Cast):
+                a = a.operand
+            if isinstance(a, ir.Call):
+                sites = [a]
+            elif isinstance(a, ir.VarRef) and a.var in self._ticket_vars:
+                sites = self._ticket_vars[a.var]
+            else:
+                continue
+            counters = {self.glog.ticket_counter(x) for x in sites} - {False}  # False: not run
+            if len(counters) != 1 or None in counters:
+                continue
+            if b is None:
+                k = 0
+            else:
+                if not self._static(_pure, b):
+                    continue
+                kv = self.ev(b, m, fr)
+                if not isinstance(kv, V) or kv.is_float or not bool(np.all(kv.k[act])):
+                    continue
+                ks = np.unique(kv.v[act])
+                if len(ks) != 1:
+                    continue
+                k = int(ks[0])
+            return counters.pop() + (k,)
+        return None
 
     def _selects_one_thread(self, c: ir.Expr, fr: Optional[_Frame] = None, m: Optional[Mask] = None) -> bool:
         """``threadIdx.x == v`` with ``v`` the same for the whole block (``buf_s[1]`` after a
@@ -820,6 +871,63 @@ def ticket_holders(fn: ir.Function) -> set:
             if key is not None:
                 out.add(key)
     return out
+
+
+def ticket_definitions(fn: ir.Function) -> dict:
+    """Local variables of ``fn`` and the device functions it calls that are only ever set by
+    one atomic add of a nonzero constant (``int t = atomicAdd(&c, 1)``, ``t = atomicSub(...)``):
+    variable -> the atomic calls that set it. A variable also set otherwise, incremented, or
+    whose address is taken is left out."""
+    from .lowering import callees
+
+    def draw(e):
+        while isinstance(e, ir.Cast):
+            e = e.operand
+        if isinstance(e, ir.Call) and e.callee in ("atomicAdd", "atomicAdd_system", "atomicSub",
+                                                    "atomicSub_system") and len(e.args) == 2:
+            return e
+        return None
+
+    sites: dict = {}
+    spoiled: set = set()
+    for f in [fn] + callees(fn):
+        for st in f.statements():
+            if isinstance(st, ir.DeclStmt) and st.var.storage == "auto" and \
+                    st.var.type.kind == "scalar" and not st.var.is_reference:
+                d = draw(st.init) if st.init is not None else None
+                if d is not None:
+                    sites.setdefault(st.var, []).append(d)
+                elif st.init is not None:
+                    spoiled.add(st.var)
+        for e in f.expressions():
+            if isinstance(e, ir.Assign):
+                t = e.target
+                while isinstance(t, ir.Cast):
+                    t = t.operand
+                if isinstance(t, ir.VarRef):
+                    d = draw(e.value) if e.op == "=" else None
+                    if d is not None:
+                        sites.setdefault(t.var, []).append(d)
+                    else:
+                        spoiled.add(t.var)
+            elif isinstance(e, ir.UnaryOp) and e.op in ("pre++", "pre--", "post++", "post--", "&"):
+                t = e.operand
+                while isinstance(t, ir.Cast):
+                    t = t.operand
+                if isinstance(t, ir.VarRef):
+                    spoiled.add(t.var)
+            elif isinstance(e, ir.Call):
+                written: set = set()
+                constprop.collect_writes(e, written)
+                spoiled |= written
+    return {v: s for v, s in sites.items() if v not in spoiled}
+
+
+def _pure(e: ir.Expr) -> bool:
+    """Whether evaluating ``e`` changes nothing (no call, assignment or increment)."""
+    return not any(isinstance(x, (ir.Call, ir.Assign)) or
+                   (isinstance(x, ir.UnaryOp) and x.op in ("pre++", "pre--", "post++", "post--"))
+                   for x in e.walk())
 
 
 def _holder(e: ir.Expr):

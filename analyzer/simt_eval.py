@@ -79,6 +79,38 @@ def _preserves_value(name: str, args: list) -> bool:
     return isinstance(a, V) and bool(np.all(a.k)) and bool(np.all(a.v == 0))
 
 
+#: atomics that add to one counter for the whole grid (``atomicAdd_block`` is atomic only
+#: within a block: two blocks can draw the same value)
+_GRID_ADDS = {"atomicAdd": 1, "atomicAdd_system": 1, "atomicSub": -1, "atomicSub_system": -1}
+
+
+def _ticket_counter(name: str, p: Ptr, args: list, m: Mask):
+    """``atomicAdd(&c, k)`` / ``atomicSub(&c, k)`` on an integer in global memory, with ``k``
+    a known nonzero number of one sign and ``&c`` one known address for every thread that runs
+    it: every call returns a different value (a ticket), so that one value is drawn once in the
+    whole grid while nothing else writes ``c``. Returns ``(variable, byte offset, sign)``, or
+    None when this execution is not such a draw."""
+    sign = _GRID_ADDS.get(name)
+    if sign is None or len(args) != 1 or not isinstance(args[0], V) or p.var is None or \
+            p.space != "global" or p.elem is None or p.elem.is_float or args[0].is_float:
+        return None
+    act = m.may
+    a, off = args[0], p.off
+    if not act.any() or not bool(np.all(a.k[act])) or not bool(np.all(off.k[act])):
+        return None
+    k = a.v[act]
+    if np.all(k > 0):
+        s = sign
+    elif np.all(k < 0):
+        s = -sign
+    else:
+        return None
+    o = np.unique(off.v[act])
+    if len(o) != 1:
+        return None
+    return (p.var, int(o[0]), s)
+
+
 def _may_repeat(name: str, args: list, m: Mask) -> bool:
     """``atomicAdd(&c, k)`` where k is 0 for some thread that runs it: that thread gets the
     value the next adder also gets, so the returned values are not unique per thread."""
@@ -942,6 +974,7 @@ class SimtEval:
                 self.access(loc, True, m, None, atomic=True)
                 if self.glog is not None:
                     self.glog.atomic(self, m)
+                    self.glog.ticket_site(e, _ticket_counter(name, p, vals[1:], m))
                 if _preserves_value(name, vals[1:]) or _may_repeat(name, vals[1:], m):
                     # atomicAdd(&c, 0) leaves c as it is and returns it: a load, the same
                     # value for every thread (atomicAdd(&c, 1) returns a different one to each)

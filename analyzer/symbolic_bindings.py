@@ -62,8 +62,14 @@ def make_bindings(syms: Symbols, launch, params: Optional[dict] = None) -> Bindi
              "launch-bounds": "from __launch_bounds__", "default": "(default block, no launch found)"}
     for s, info in syms.info.items():
         if info.kind == BLOCKDIM:
-            b.values[s] = sp.Integer(block["xyz".index(info.component)])
+            i = "xyz".index(info.component)
+            b.values[s] = sp.Integer(block[i])
             b.sources[s] = where.get(src, "")
+            part = getattr(site, "block_partial", None) if src == "default" and site is not None else None
+            if part is not None and site.block is None:
+                # a block known in some components (`{4, 8, bs / 32}`)
+                b.sources[s] = (f"from the launch at line {site.range.line}" if part[i] is not None
+                                else f"(assumed: not known at the launch at line {site.range.line})")
         elif info.kind == GRIDDIM:
             if grid:
                 b.values[s] = sp.Integer(grid["xyz".index(info.component)])

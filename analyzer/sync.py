@@ -13,7 +13,7 @@ from . import ir
 from .cfg import CFG
 from .global_blocks import coverage, global_blocks, grid_blocks, more_blocks, uses_block_index
 from .global_races import probe_candidates
-from .launch import LaunchConfig, fit_block
+from .launch import LaunchConfig, default_reason, fit_block, partly_known
 from .races import Simt, find_races
 from .uniformity import DivergenceFacts, Uniformity, _uniform_fn, warp_divergence
 
@@ -69,7 +69,20 @@ class KernelSync:
 
         block, sim, self.block_note = fit_block(lc, trial)
         g_races = sim.glog.races if sim.glog is not None else {}
-        if lc.source == "default" and (sim.races or g_races):
+        part = partly_known(lc)
+        if part is not None:
+            # some block components known, the others assumed: what the kernel does along an
+            # assumed component is made up; the known ones keep their shape (no 1-D trials)
+            guessed = tuple(d for d, c in zip("xyz", part) if c is None)
+            if (sim.races or g_races) and uses_thread_dims(self.kernel, guessed):
+                sim.races = {}
+                if sim.glog is not None:
+                    sim.glog.races = {}
+                self.block_note = (f"{default_reason(lc)}, and the kernel reads "
+                                   + "/".join(f"threadIdx.{d}" for d in guessed)
+                                   + ": races not checked (pass --block)")
+                self.races_checked = False
+        elif lc.source == "default" and (sim.races or g_races):
             if uses_thread_dims(self.kernel, ("y", "z")):
                 # a 2-D/3-D kernel checked with the stated 1-D default: meaningless pairs
                 sim.races = {}
@@ -87,7 +100,7 @@ class KernelSync:
         if sim.glog is None:
             self.block = block
             return sim
-        if lc.source == "default" and sim.glog.races:
+        if lc.source == "default" and part is None and sim.glog.races:
             if sim.out_of_bounds:
                 # the guessed block overruns the kernel's shared arrays: it is not the block
                 # the kernel is written for, and neither are its global indices

@@ -48,9 +48,16 @@ def bank_conflict(ctx: RuleContext):
         a = max(g, key=lambda x: x.ways)
         site = ctx.access_site(a)
         ways = a.ways
-        msg = (f"{num(ways)}-way bank conflict: shared {kinds(g)} `{ctx.access_text(a)}` needs "
-               f"{num(a.wavefronts_per_request)} wavefronts per request "
-               f"({num(a.min_wavefronts)} without conflicts){assumed(a)}")
+        if a.worst_ways is not None and a.worst_ways > ways + 1e-9:
+            # the lanes that run it change with a loop's iteration: a mean over the requests
+            msg = (f"{num(ways)}-way bank conflict on average ({num(a.worst_ways)}-way at worst): "
+                   f"shared {kinds(g)} `{ctx.access_text(a)}` needs {num(a.wavefronts_per_request)} "
+                   f"wavefronts per request on average over the iterations, in which the lanes "
+                   f"that run it change ({num(a.min_wavefronts)} without conflicts){assumed(a)}")
+        else:
+            msg = (f"{num(ways)}-way bank conflict: shared {kinds(g)} `{ctx.access_text(a)}` needs "
+                   f"{num(a.wavefronts_per_request)} wavefronts per request "
+                   f"({num(a.min_wavefronts)} without conflicts){assumed(a)}")
         fix = None
         pad_info = _padding(ctx, k, a)
         if pad_info is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 
+from ..analyzer.launch import default_reason
 from ..analyzer.sync import uses_thread_dims
 from .context import RuleContext
 from .registry import RULES, rule
@@ -192,5 +193,5 @@ def tiling_opportunity(ctx: RuleContext):
                 msg += (f" ({_f(t.cgma_all_tiled)} with "
                         f"{', '.join('`' + a + '`' for a in t.arrays_all_tiled)} tiled)")
             if k.launch.source == "default":
-                msg += "; block size assumed (no launch found)"
+                msg += f"; block size assumed ({default_reason(k.launch)})"
             yield ctx.diag(me, t.access.node.range, msg, kernel=k.name)

@@ -212,3 +212,24 @@ def test_cuda_h_brings_stdint(tmp_path):
         block=(256, 1, 1))
     _analysed(res, fa)
     assert _accesses(fa) == [("x", "load", False, 8, 8), ("x", "store", False, 8, 8)]
+
+
+def test_thrust_tie_assigned_in_a_kernel(tmp_path):
+    # HeCBench rowwiseMoments: `thrust::tie(m1, m2) = op.project(v)` in device code, with
+    # project() returning a thrust::pair. thrust::tie was std::tie, whose tuple assignments are
+    # host-only before C++20: "no viable overloaded '='" and the kernel was CL000. Thrust's own
+    # tuple of references is __host__ __device__. Thread i stores 4-byte floats at out[i] and
+    # out[n + i]: 4 sectors each, all used.
+    res, fa = _check(tmp_path, """
+        #include <thrust/pair.h>
+        #include <thrust/tuple.h>
+        __device__ thrust::pair<float, float> split(float v) { return thrust::pair<float, float>(v, 2.0f * v); }
+        __global__ void k(const float *in, float *out, int n) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            float a, b;
+            thrust::tie(a, b) = split(in[i]);
+            out[i] = a;
+            out[n + i] = b;
+        }""", block=(256, 1, 1))
+    _analysed(res, fa)
+    assert [x for x in _accesses(fa) if x[0] == "out"] == [("out", "store", False, 4, 4)] * 2

@@ -58,7 +58,16 @@ template <class T> struct is_execution_policy
 using std::tuple;
 using std::make_tuple;
 using std::get;
-using std::tie;
+/* thrust::tie: Thrust's tuple of references is __host__ __device__ and takes a pair or a
+ * tuple (`thrust::tie(m1, m2) = op.project(v)` in a kernel); std::tuple's assignments are not
+ * constexpr before C++20, so device code could not call them (clang: no viable '='). */
+namespace detail {
+template <class... Ts> struct tie_tuple : std::tuple<Ts &...> {
+  __host__ __device__ tie_tuple(Ts &...ts);
+  template <class P> __host__ __device__ tie_tuple &operator=(const P &p);
+};
+} // namespace detail
+template <class... Ts> __host__ __device__ detail::tie_tuple<Ts...> tie(Ts &...ts);
 using std::pair;
 using std::make_pair;
 using std::tuple_element;
