@@ -812,23 +812,40 @@ def analyze_cgma(fn: ir.Function, launch=None, params: Optional[dict] = None,
     fixed = _unknown_trips(counts, hot)
     held = set()
 
+    def free(x) -> set:
+        return x.free_symbols if isinstance(x, sp.Basic) else set()
+
     def limit_of(num, den, ratio=None):
-        r = ratio if ratio is not None else _ratio(num, den)
-        if r is not None and fixed and isinstance(r, sp.Basic) and r.free_symbols & set(fixed):
-            held.update(r.free_symbols & set(fixed))
-            return _limit_holding(r, fixed)
+        if fixed and (free(num) | free(den) | free(ratio)) & set(fixed):
+            r = ratio if ratio is not None else _ratio(num, den)
+            if r is not None and free(r) & set(fixed):
+                held.update(free(r) & set(fixed))
+                return _limit_holding(r, fixed)
         if ratio is not None:
-            return _limit(r) if r is not None else None
+            return _limit(ratio)
         return _ratio_limit(num, den)
 
-    limit = limit_of(total.flops, total.accesses, expression) if expression is not None else None
+    # A limit is taken over the sizes still unknown; the values known (a launch site's
+    # ``Bc = 32``, --param) stay what they are. Only a ratio that became a number has its
+    # limit over every size (tiled16: 15.9 for width 1024, limit 16). Letting a known tile
+    # width grow with the sizes made flash-attention-minimal's 46 flops per access "unbounded".
+    def known(r) -> bool:
+        return bool(counts.values) and isinstance(r, sp.Basic) and bool(r.free_symbols)
+
+    if known(kernel):
+        limit = limit_of(resolved.flops, resolved.accesses, kernel)
+    else:
+        limit = limit_of(total.flops, total.accesses, expression) if expression is not None else None
     lo = _ratio(resolved.flops, resolved.loads)
-    lo_limit = limit_of(total.flops, total.loads)
+    lo_limit = limit_of(resolved.flops, resolved.loads) if known(lo) else limit_of(total.flops, total.loads)
     hot_ratio = hot_limit = hot_counts = None
     if hot is not None:
         hot_counts = hot.per_iteration.subs(counts.values)
         hot_ratio = _ratio(hot_counts.flops, hot_counts.accesses)
-        hot_limit = limit_of(hot.per_iteration.flops, hot.per_iteration.accesses)
+        if known(hot_ratio):
+            hot_limit = limit_of(hot_counts.flops, hot_counts.accesses)
+        else:
+            hot_limit = limit_of(hot.per_iteration.flops, hot.per_iteration.accesses)
     nbytes = None
     if resolved.accesses != 0:
         nbytes = _ratio_limit(resolved.bytes, resolved.accesses)
