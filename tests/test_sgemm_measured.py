@@ -135,3 +135,30 @@ def test_memory_bound_bound_says_it_assumes_dram():
     msgs = [d.message for d in res.diagnostics if d.code == "CL501"]
     assert len(msgs) == 1 and "at most 838 of 67,000 GFLOPS" in msgs[0]
     assert "if every access reaches DRAM (L1/L2 hits raise it)" in msgs[0]
+
+
+def test_arrays_passed_to_inlined_helpers_issue_no_local_requests(tmp_path):
+    # SGEMM_CUDA kernels 10-12 hand regM/regN/threadResults to an inlined device function
+    # (processFromSmem). The source-level model puts them in local memory (their address is
+    # passed), ptxas keeps them in registers (0 bytes of local memory), and Nsight Compute
+    # measured no local request in sgemmWarptiling; cudalint predicted 4 sectors per local load
+    # and store. When ptxas reports no local memory, those accesses issue nothing.
+    from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
+
+    p = tmp_path / "helper.cu"
+    p.write_text(
+        "__device__ void fill(float* r, const float* s) {\n"
+        "  for (int i = 0; i < 4; ++i) r[i] = s[threadIdx.x * 4 + i];\n}\n"
+        "__global__ void k(const float* s, float* out) {\n"
+        "  float r[4];\n  fill(r, s);\n  float acc = 0.0f;\n"
+        "  for (int i = 0; i < 4; ++i) acc += r[i] * r[i];\n"
+        "  out[threadIdx.x] = acc;\n}\n"
+        "int main() { float *s, *o; k<<<1, 128>>>(s, o); return 0; }\n")
+    kf = analyze_file(str(p), AnalysisOptions(arch="sm_90")).kernels[0]
+    if kf.resources is None or kf.resources.registers_source != "ptxas":
+        pytest.skip("no ptxas here")
+    assert kf.resources.local_bytes == 0
+    local = [a for a in kf.accesses.accesses if a.space == "local"]
+    assert local and not any(a.issued for a in local)
+    pc = kf.predicted_counters
+    assert pc["local_ld_sectors_per_request"] is None and pc["local_st_sectors_per_request"] is None
