@@ -268,14 +268,23 @@ def _geometric_trip(loop: ir.Loop, conv: SymConv) -> Optional[tuple]:
     if var is None or start is None or not isinstance(step, ir.Assign) or \
             not isinstance(strip_casts(step.target), ir.VarRef) or strip_casts(step.target).var is not var:
         return None
-    k = conv(step.value)
+    op, kexpr = step.op, step.value
+    if op == "=" and isinstance(step.value, ir.BinOp) and step.value.op in (">>", "<<", "/", "*"):
+        b = step.value
+        if isinstance(strip_casts(b.lhs), ir.VarRef) and strip_casts(b.lhs).var is var:
+            op, kexpr = b.op + "=", b.rhs
+        elif b.op == "*" and isinstance(strip_casts(b.rhs), ir.VarRef) and strip_casts(b.rhs).var is var:
+            op, kexpr = "*=", b.lhs
+    if op not in (">>=", "<<=", "/=", "*=") or any(isinstance(x, ir.VarRef) for x in kexpr.walk()):
+        return None
+    k = conv(kexpr)
     if k is None or not k.is_Integer:
         return None
     k = int(k)
-    if step.op in (">>=", "<<=") and k > 0:
-        factor, shrink = 2 ** k, step.op == ">>="
-    elif step.op in ("/=", "*=") and k > 1:
-        factor, shrink = k, step.op == "/="
+    if op in (">>=", "<<=") and k > 0:
+        factor, shrink = 2 ** k, op == ">>="
+    elif op in ("/=", "*=") and k > 1:
+        factor, shrink = k, op == "/="
     else:
         return None
     if var in constprop.assigned_vars(loop.body):
