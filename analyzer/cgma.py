@@ -155,6 +155,44 @@ def _diagonal_limit(num, den) -> tuple[bool, Optional[float]]:
     return True, (float(lim) if lim.is_Rational else None)  # -oo: no finite limit
 
 
+_TRIP_DESCRIPTION = "trip count of the loop at line "
+
+
+def _unknown_trips(counts: KernelCounts, hot: Optional[LoopCount]) -> dict:
+    """{symbol: loop line} of the trip counts the count could not express (``trips(line 57)``:
+    a loop that is not a counted for-loop, or whose bound cannot be written), except the hot
+    loop's own: that one grows with the problem like a size, the others are constants of
+    unknown value."""
+    own = hot.trip.free_symbols if hot is not None and isinstance(hot.trip, sp.Basic) else set()
+    out = {}
+    for name, desc in counts.symbols.items():
+        if desc.startswith(_TRIP_DESCRIPTION):
+            sym = sp.Symbol(name, positive=True)
+            if sym not in own:
+                out[sym] = int(desc[len(_TRIP_DESCRIPTION):].split()[0])
+    return out
+
+
+def _limit_holding(x, fixed) -> Optional[float]:
+    """:func:`_limit` of ``x`` with the symbols ``fixed`` held: they are constants of unknown
+    value (trip counts cudalint cannot count), not sizes that grow. None when the limit depends
+    on them: 2048 flops per ``trips(line 57) + trips(line 67)`` accesses is no number, and
+    letting the trip counts grow like sizes would make it 0."""
+    x = sp.sympify(x)
+    held = x.free_symbols & set(fixed)
+    if not held:
+        return _limit(x)
+    t = sp.Symbol("_t", positive=True)
+    y = x.subs({s: t for s in x.free_symbols - held})
+    try:
+        lim = sp.limit(y, t, sp.oo) if t in y.free_symbols else y
+    except Exception:  # sympy can fail on exotic expressions
+        return None
+    if lim.free_symbols or lim is sp.oo or not lim.is_finite:
+        return None
+    return float(lim)
+
+
 def _probe_resolved(counts: KernelCounts, x) -> float:
     """``probe(counts.resolve(x))``: the count at every size 1024, the parameter values
     substituted, without simplifying the substituted count first (:func:`substitute` does):
@@ -443,6 +481,7 @@ class CgmaFacts:
     precision: str
     tiling: list[TilingCandidate] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
+    unknown_trip_lines: list[int] = field(default_factory=list)  # loops whose trips the ratio needs
 
     @property
     def kernel_number(self) -> Optional[float]:
@@ -767,15 +806,46 @@ def analyze_cgma(fn: ir.Function, launch=None, params: Optional[dict] = None,
     # every size grows (so 2n/(2n+1) is 0.9995 for n = 1024, with limit 1).
     expression = _ratio(total.flops, total.accesses)
     kernel = _ratio(resolved.flops, resolved.accesses)
-    limit = _limit(expression) if expression is not None else None
-    lo = _ratio(resolved.flops, resolved.loads)
-    lo_limit = _ratio_limit(total.flops, total.loads)
     hot = _hot_loop(counts)
+    # Trip counts that could not be counted are unknown constants, not sizes: a ratio that
+    # depends on one has no number (its limit "as every size grows" would let it grow too).
+    fixed = _unknown_trips(counts, hot)
+    held = set()
+
+    def free(x) -> set:
+        return x.free_symbols if isinstance(x, sp.Basic) else set()
+
+    def limit_of(num, den, ratio=None):
+        if fixed and (free(num) | free(den) | free(ratio)) & set(fixed):
+            r = ratio if ratio is not None else _ratio(num, den)
+            if r is not None and free(r) & set(fixed):
+                held.update(free(r) & set(fixed))
+                return _limit_holding(r, fixed)
+        if ratio is not None:
+            return _limit(ratio)
+        return _ratio_limit(num, den)
+
+    # A limit is taken over the sizes still unknown; the values known (a launch site's
+    # ``Bc = 32``, --param) stay what they are. Only a ratio that became a number has its
+    # limit over every size (tiled16: 15.9 for width 1024, limit 16). Letting a known tile
+    # width grow with the sizes made flash-attention-minimal's 46 flops per access "unbounded".
+    def known(r) -> bool:
+        return bool(counts.values) and isinstance(r, sp.Basic) and bool(r.free_symbols)
+
+    if known(kernel):
+        limit = limit_of(resolved.flops, resolved.accesses, kernel)
+    else:
+        limit = limit_of(total.flops, total.accesses, expression) if expression is not None else None
+    lo = _ratio(resolved.flops, resolved.loads)
+    lo_limit = limit_of(resolved.flops, resolved.loads) if known(lo) else limit_of(total.flops, total.loads)
     hot_ratio = hot_limit = hot_counts = None
     if hot is not None:
         hot_counts = hot.per_iteration.subs(counts.values)
         hot_ratio = _ratio(hot_counts.flops, hot_counts.accesses)
-        hot_limit = _ratio_limit(hot.per_iteration.flops, hot.per_iteration.accesses)
+        if known(hot_ratio):
+            hot_limit = limit_of(hot_counts.flops, hot_counts.accesses)
+        else:
+            hot_limit = limit_of(hot.per_iteration.flops, hot.per_iteration.accesses)
     nbytes = None
     if resolved.accesses != 0:
         nbytes = _ratio_limit(resolved.bytes, resolved.accesses)
@@ -785,11 +855,18 @@ def analyze_cgma(fn: ir.Function, launch=None, params: Optional[dict] = None,
     block = launch.block if launch is not None else (256, 1, 1)
     tiling = _tiling(fn, counts, block, source_lines or [], accesses)
     assumptions = list(counts.assumptions)
+    unknown = sorted(fixed[sym] for sym in held) if limit is None else []
+    if unknown:
+        lines = ", ".join(str(n) for n in unknown)
+        assumptions.append(f"the CGMA depends on the trip count of the loop{'s' if len(unknown) > 1 else ''} "
+                           f"at line{'s' if len(unknown) > 1 else ''} {lines}, which cudalint cannot count: "
+                           f"no CGMA number")
     if kernel is not None and to_number(kernel) is None:
         names = ", ".join(sorted(str(s) for s in sp.sympify(kernel).free_symbols))
         assumptions.append(f"symbolic sizes ({names}): pass --param NAME=VALUE for a number")
     return CgmaFacts(counts, kernel, limit, expression, lo, lo_limit, hot_ratio, hot_limit, hot,
-                     hot_counts, resolved, nbytes, "fp64" if fp64 else "fp32", tiling, assumptions)
+                     hot_counts, resolved, nbytes, "fp64" if fp64 else "fp32", tiling, assumptions,
+                     unknown)
 
 
 def resolve_roofline_device(opts) -> tuple[Any, str]:
@@ -834,6 +911,11 @@ def kernel_roofline(c: CgmaFacts, opts) -> RooflineFacts:
     if cg is None:
         if c.kernel is None:
             why = "CGMA undefined (no flops and no global accesses)"
+        elif c.unknown_trip_lines:
+            n = c.unknown_trip_lines
+            why = (f"the kernel's CGMA depends on the trip count of the loop{'s' if len(n) > 1 else ''} at "
+                   f"line{'s' if len(n) > 1 else ''} {', '.join(str(x) for x in n)}, which cudalint "
+                   f"cannot count")
         elif c.unknowable():
             why = ("the kernel's CGMA cannot be known: a loop trip count (upper bound minus start) "
                    "is negative for the sizes assumed; pass --param with the real sizes")

@@ -44,6 +44,8 @@ NVRTC_SYSTEM_HEADERS = re.compile(
 _STDINT = ("int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
            "intptr_t", "uintptr_t", "ptrdiff_t", "size_t")
 
+_SYS_TYPES = (("uint", "unsigned int"), ("ushort", "unsigned short"), ("ulong", "unsigned long"))
+
 PRELUDE = """\
 // ---- cudalint validate: NVRTC prelude (the kernel's host code is not compiled) ----
 #ifndef CUDALINT_VALIDATE_PRELUDE
@@ -548,6 +550,14 @@ def extract_device_source(text: str, kernel: str, path: str = "<source>", includ
                           for t in _STDINT[:-2])
         parts.append(PRELUDE if uses_stdint else PRELUDE.replace("#ifndef CUDALINT_NO_STDINT",
                                                                 "#if 0  /* no fixed-width types used */"))
+        # glibc's <sys/types.h> names, which nvcc's host headers bring into every .cu file
+        # (SGEMM_CUDA's kernels count with `uint`) and NVRTC does not know; unless the file
+        # defines them itself.
+        every = "\n".join(c.text for c, _ in flat)
+        for name, ty in _SYS_TYPES:
+            used = any(re.search(r"\b" + name + r"\b", c.text) for c, _ in flat if id(c) in keep)
+            if used and not re.search(r"(typedef\b[^;]*\b|using\s+|#\s*define\s+)" + name + r"\b", every):
+                parts.append(f"typedef {ty} {name};")
     for d in defines or ():
         nm, _, val = d.partition("=")
         parts.append(f"#define {nm} {val or 1}")

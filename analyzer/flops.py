@@ -52,7 +52,10 @@ variable; a pointer to shared memory does not. ``a[i]`` read is 1 load, ``a[i] =
 ``a[i] += x`` and ``a[i]++`` 1 load + 1 store; ``&a[i]`` is no access. ``__ldg(p)`` and the
 other ``__ld*`` cache-hint loads are 1 load; ``atomic*(p, ...)`` on a global address is 1
 *atomic* access (a read-modify-write done in L2; counted in ``global_accesses``, not in the
-loads). A vector element (``float4``) read in one instruction is 1 access of 16 bytes, so the
+loads). An asynchronous copy from global to shared memory issued by one thread
+(``cuda::memcpy_async(dst, src, size, barrier)``, ``__pipeline_memcpy_async(dst, src, size)``:
+``cp.async``) is 1 load of ``size`` bytes from ``src``; the group-wide forms (a thread group
+first: the group splits the bytes among its threads) are not counted. A vector element (``float4``) read in one instruction is 1 access of 16 bytes, so the
 word size used by the roofline comes from the accessed type. Texture fetches and surface reads
 are loads, surface writes stores (``texture_counts``: a filtered fetch reads its 2, 4 or 8
 texels, a ``float4`` fetch is one access).
@@ -83,7 +86,7 @@ from typing import Optional
 
 import sympy as sp
 
-from . import ir
+from . import constprop, ir
 from .flop_counts import (Counts, GlobalAccess, KernelCounts, LoopCount, Num, probe, scaled,
                           to_number)
 from .loops import loop_header, strip_casts
@@ -153,6 +156,20 @@ FLOP_TABLE: dict[str, int] = _table()
 
 #: Calls that read global memory through their pointer argument (one load each).
 GLOBAL_LOAD_CALLS = frozenset({"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"})
+# One thread's asynchronous global -> shared copy (dst, src, size, ...): a load of size bytes
+ASYNC_COPY_CALLS = frozenset({"memcpy_async", "__pipeline_memcpy_async"})
+
+
+def _copy_bytes(e: ir.Expr) -> Optional[int]:
+    """The byte count of an asynchronous copy: a constant, ``sizeof(T)``, or
+    ``cuda::aligned_size_t<N>(bytes)``; None when not a compile-time number."""
+    e = strip_casts(e)
+    if isinstance(e, ir.Call) and e.callee and e.callee.split("::")[-1] == "aligned_size_t" and e.args:
+        e = strip_casts(e.args[0])
+    if isinstance(e, ir.SizeOf):
+        return e.value
+    v = constprop.evaluate(e, {})
+    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
 
 _FLOAT_OPS = ("+", "-", "*", "/")
 _CALLEE_RE = re.compile(r"\s*((?:std::)?[A-Za-z_]\w*)\s*\(")
@@ -535,6 +552,18 @@ class _Walker:
                 t = e.type
                 self._record(e, var or ir.Variable("?", t, "auto", e.range), "load", t.size, stack)
                 out = out + Counts(loads=1, load_bytes=t.size or 0)
+            return out
+        if name.split("::")[-1] in ASYNC_COPY_CALLS and len(e.args) >= 3 and \
+                (e.args[0].type.is_pointer or e.args[0].type.is_array):
+            for a in e.args:
+                out = out + self.expr(a, stack)
+            p = e.args[1]
+            if self._is_global_ptr(p):
+                var = self._base_var(strip_casts(p).operand if isinstance(strip_casts(p), ir.UnaryOp)
+                                     and strip_casts(p).op == "&" else p)
+                nbytes = _copy_bytes(e.args[2])
+                self._record(e, var or ir.Variable("?", e.type, "auto", e.range), "load", nbytes, stack)
+                out = out + Counts(loads=1, load_bytes=nbytes or 0)
             return out
         if name.startswith("atomic") and e.args:
             p = e.args[0]

@@ -94,6 +94,11 @@ def loop_header(loop: ir.Loop, plain: bool = False) -> Optional[LoopHeader]:
     elif isinstance(rhs, ir.VarRef) and (var is None or rhs.var is var):
         var, bound = rhs.var, c.lhs
         cmp = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[cmp]
+    elif not plain and var is not None and (moved := _offset_bound(lhs, c.rhs, var)) is not None:
+        bound = moved
+    elif not plain and var is not None and (moved := _offset_bound(rhs, c.lhs, var)) is not None:
+        bound = moved
+        cmp = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[cmp]
     else:
         return None
     st = loop.step
@@ -121,6 +126,29 @@ def loop_header(loop: ir.Loop, plain: bool = False) -> Optional[LoopHeader]:
     if var in constprop.assigned_vars(loop.body):
         return None
     return LoopHeader(var, start, bound, cmp, step, sign)
+
+
+def _offset_bound(side: ir.Expr, other: ir.Expr, var: ir.Variable) -> Optional[ir.Expr]:
+    """``var + k CMP b`` is ``var CMP b - k`` (and ``var - k CMP b`` is ``var CMP b + k``, ``k +
+    var`` likewise) when ``k`` does not read ``var``: the bound moved to the other side, as an IR
+    expression (SGEMM's ``for (offset = 0; offset + rowStride <= BM; offset += rowStride)``).
+    None when ``side`` is not of that form. The bound is exact arithmetic: the comparison of
+    the source is taken as overflow-free, as every trip count here is."""
+    if not isinstance(side, ir.BinOp) or side.op not in ("+", "-"):
+        return None
+    a, b = strip_casts(side.lhs), strip_casts(side.rhs)
+    if isinstance(a, ir.VarRef) and a.var is var:
+        k = side.rhs
+        op = "-" if side.op == "+" else "+"
+    elif side.op == "+" and isinstance(b, ir.VarRef) and b.var is var:
+        k = side.lhs
+    else:
+        return None
+    if side.op == "+" and not (isinstance(a, ir.VarRef) and a.var is var):
+        op = "-"
+    if any(isinstance(x, ir.VarRef) and x.var is var for x in k.walk()):
+        return None
+    return ir.BinOp(other.range, other.type, op, other, k)
 
 
 def induction(loop: ir.Loop) -> Optional[Induction]:

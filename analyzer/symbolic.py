@@ -342,6 +342,14 @@ class Walker(WalkerExprs):
         if not isinstance(c, ir.BinOp) or c.op not in ("<", "<=", ">", ">=", "!="):
             return None
         for side, other, flip in ((c.lhs, c.rhs, False), (c.rhs, c.lhs, True)):
+            shift = None  # ``v + k CMP b`` counts as ``v CMP b - k`` (loops.loop_header)
+            if isinstance(side, ir.BinOp) and side.op in ("+", "-"):
+                for v_side, k_side, sgn in ((side.lhs, side.rhs, 1 if side.op == "+" else -1),
+                                            (side.rhs, side.lhs, 1 if side.op == "+" else 0)):
+                    if sgn and isinstance(v_side, ir.VarRef) and v_side.var in increments and \
+                            not any(isinstance(x, ir.VarRef) and x.var is v_side.var for x in k_side.walk()):
+                        side, shift = v_side, (k_side, sgn)
+                        break
             if isinstance(side, ir.VarRef) and side.var in increments and side.var in st.env:
                 start = st.env[side.var]
                 step = increments[side.var]
@@ -362,6 +370,11 @@ class Walker(WalkerExprs):
                 bound = self._peek(other, st)
                 if not is_expr(bound):
                     return None
+                if shift is not None:
+                    k = self._peek(shift[0], st)
+                    if not is_expr(k):
+                        return None
+                    bound = bound - shift[1] * k
                 op = c.op
                 if flip:
                     op = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[op]

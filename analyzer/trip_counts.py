@@ -212,6 +212,9 @@ def loop_trip(loop: ir.Loop, conv: SymConv) -> tuple[Num, str, Optional[str]]:
     ind = loop_header(loop)
     line = loop.range.line
     if ind is None:
+        geo = _geometric_trip(loop, conv)
+        if geo is not None:
+            return geo
         name = _trip_name(conv, line, None)
         conv.syms.note(f"the loop at line {line} is not a counted for-loop: its trip count is the "
                        f"symbol {name}")
@@ -244,3 +247,66 @@ def loop_trip(loop: ir.Loop, conv: SymConv) -> tuple[Num, str, Optional[str]]:
     trip = diff / stride + (1 if ind.cmp in ("<=", ">=") else 0)
     trip = simplified(trip)
     return trip, "symbolic", ind.var.name
+
+
+def _geometric_trip(loop: ir.Loop, conv: SymConv) -> Optional[tuple]:
+    """The trip count of a halving or doubling loop with numeric bounds: ``for (s = 128; s > 0;
+    s >>= 1)`` (a tree reduction: 8 trips) or ``for (s = 1; s < 256; s <<= 1)`` / ``s *= 2``
+    (8); None for anything else."""
+    from . import constprop
+
+    if loop.kind != "for" or loop.cond is None or loop.step is None:
+        return None
+    var = start = None
+    for st in loop.init:
+        if isinstance(st, ir.DeclStmt):
+            var, start = st.var, st.init
+        elif isinstance(st, ir.ExprStmt) and isinstance(st.expr, ir.Assign) and st.expr.op == "=" \
+                and isinstance(strip_casts(st.expr.target), ir.VarRef):
+            var, start = strip_casts(st.expr.target).var, st.expr.value
+    step = loop.step
+    if var is None or start is None or not isinstance(step, ir.Assign) or \
+            not isinstance(strip_casts(step.target), ir.VarRef) or strip_casts(step.target).var is not var:
+        return None
+    op, kexpr = step.op, step.value
+    if op == "=" and isinstance(step.value, ir.BinOp) and step.value.op in (">>", "<<", "/", "*"):
+        b = step.value
+        if isinstance(strip_casts(b.lhs), ir.VarRef) and strip_casts(b.lhs).var is var:
+            op, kexpr = b.op + "=", b.rhs
+        elif b.op == "*" and isinstance(strip_casts(b.rhs), ir.VarRef) and strip_casts(b.rhs).var is var:
+            op, kexpr = "*=", b.lhs
+    if op not in (">>=", "<<=", "/=", "*=") or any(isinstance(x, ir.VarRef) for x in kexpr.walk()):
+        return None
+    k = conv(kexpr)
+    if k is None or not k.is_Integer:
+        return None
+    k = int(k)
+    if op in (">>=", "<<=") and k > 0:
+        factor, shrink = 2 ** k, op == ">>="
+    elif op in ("/=", "*=") and k > 1:
+        factor, shrink = k, op == "/="
+    else:
+        return None
+    if var in constprop.assigned_vars(loop.body):
+        return None
+    c = loop.cond
+    if not isinstance(c, ir.BinOp) or not isinstance(strip_casts(c.lhs), ir.VarRef) or \
+            strip_casts(c.lhs).var is not var:
+        return None
+    s0, b = conv(start), conv(c.rhs)
+    if s0 is None or b is None or not s0.is_Integer or not b.is_Integer:
+        return None
+    s0, b = int(s0), int(b)
+    n = 0
+    v = s0
+    while n <= 64:  # at most 64 halvings or doublings of a 64-bit value
+        holds = {"<": v < b, "<=": v <= b, ">": v > b, ">=": v >= b, "!=": v != b}.get(c.op)
+        if holds is None:
+            return None
+        if not holds:
+            return n, "constant", var.name
+        n += 1
+        v = v // factor if shrink else v * factor
+        if not shrink and v == 0:
+            return None
+    return None

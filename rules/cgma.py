@@ -67,7 +67,9 @@ def _has_work(c) -> bool:
         "can do at most c x B / word bytes flops per second. Below the balance point the "
         "arithmetic units wait for memory: a naive matrix product (CGMA 1) on a G80 (86.4 GB/s) "
         "is limited to 21.6 GFLOPS of its 367 (Kirk & Hwu, Programming Massively Parallel "
-        "Processors, section 5.1).",
+        "Processors, section 5.1). The bound assumes every access reaches DRAM: values that "
+        "other threads or blocks read again and that L1 or L2 still hold cost no DRAM "
+        "bandwidth, and a kernel can then run faster than the bound (the message says so).",
     example="""
 __global__ void matmul(const float* M, const float* N, float* P, int w) {
     int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -103,10 +105,14 @@ def memory_bound_kernel(ctx: RuleContext):
             limit = ", its limit as the sizes grow" if "limit" in rf.cgma_source else ""
             where = (f"CGMA {_f(p.cgma)} (the whole kernel{limit}; this loop alone does {per_iter} "
                      f"in each iteration: {_f(hp.cgma)})")
+        # The bound holds when every access reaches DRAM: SGEMM_CUDA's coalesced naive kernel
+        # (CGMA 1, "at most 838 GFLOPS" on an H100) measured 6,344 GFLOPS, its reads of B and A
+        # served by L1/L2. Say what the number assumes.
         msg = (f"kernel `{k.name}` is memory-bound on {p.device.name}: {where} is below the "
                f"balance point {_f(p.balance_cgma)}; at most {_f(p.attainable_gflops)} of "
                f"{_f(p.peak_gflops)} GFLOPS ({p.fraction_of_peak * 100:.1f}% of peak) with "
-               f"{_f(p.bandwidth_gbs)} GB/s and {_f(p.word_bytes)}-byte words")
+               f"{_f(p.bandwidth_gbs)} GB/s and {_f(p.word_bytes)}-byte words if every access "
+               f"reaches DRAM (L1/L2 hits raise it)")
         where_r = hot.loop.range
         if not ctx.in_file(where_r):
             where_r = k.function.range  # the loop is in a device function of another file

@@ -86,13 +86,34 @@ def check_analysis(fa: FileAnalysis, copts: CheckOptions) -> FileResult:
         if rule.check is None or not copts.enabled(rule.code):
             continue
         res.diagnostics.extend(rule.check(ctx) or ())
-    res.diagnostics = _suppress(fa, _distinct(res.diagnostics), copts)
+    # named first: two instantiations saying the same thing stay two named findings when a
+    # third says otherwise; then exact copies are one
+    res.diagnostics = _suppress(fa, _distinct(_name_instantiations(res.diagnostics)), copts)
     res.diagnostics.sort(key=Diagnostic.sort_key)
     main = os.path.abspath(fa.path)
     res.header_kernels = [[k.function.range.file, k.function.range.line, k.name, k.launch.source]
                           for k in fa.kernels
                           if os.path.abspath(k.function.range.file or fa.path) != main]
     return res
+
+
+def _name_instantiations(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Findings of one rule at one place that differ between kernels (the instantiations of a
+    template: ``sgemmVectorize<128, 128, 8, 8, 8>`` has a 4-way conflict where ``<64, 64, 8, 8,
+    8>`` has a 2-way one) name their kernel first, as CL401 does (`` `k<128>`: ...``); without
+    it the two messages at one line contradict each other. One message shared by several
+    instantiations was already reported once."""
+    groups: dict = {}
+    for d in diagnostics:
+        groups.setdefault((d.path, d.location.line, d.location.column, d.code), []).append(d)
+    out = []
+    for d in diagnostics:
+        g = groups[(d.path, d.location.line, d.location.column, d.code)]
+        if d.kernel and len({x.kernel for x in g}) > 1 and len({x.message for x in g}) > 1 \
+                and f"`{d.kernel}`" not in d.message:
+            d = replace(d, message=f"`{d.kernel}`: {d.message}")
+        out.append(d)
+    return out
 
 
 def _suppress(fa: FileAnalysis, diagnostics: list[Diagnostic], copts: CheckOptions) -> list[Diagnostic]:

@@ -299,3 +299,29 @@ def test_struct_of_doubles_moves_as_64_bit_requests(tmp_path):
     cl301 = [d.message for d in diags if d.code == "CL301"]
     assert cl301 == ["4-way bank conflict: shared store `box[threadIdx.x]` needs 8 wavefronts per "
                      "request (2 without conflicts)"]
+
+
+def test_instantiations_with_different_findings_name_their_kernel(tmp_path):
+    # SGEMM_CUDA's kernels 5-8 run as <128, 128, ...> (256 threads) and <64, 64, ...> (64
+    # threads): one load, a 4-way conflict in one and a 2-way one in the other. Without the
+    # kernel's name the two findings at one line contradict each other; CL401 already names it.
+    # Bs[8 * (tid % (BN / 8))]: BN = 128 -> 16 distinct words 8c, banks 0/8/16/24 serve 4 each;
+    # BN = 64 -> 8 words, 2 each. t[2 * tid] is 2-way in both (lanes l, l + 16): one finding.
+    diags, fa, _ = _check(tmp_path, """
+        template <int BN>
+        __global__ void tiles(const float* in, float* out) {
+            __shared__ float Bs[BN * 8];
+            __shared__ float t[512];
+            for (int i = threadIdx.x; i < BN * 8; i += blockDim.x) Bs[i] = in[i];
+            t[2 * threadIdx.x] = in[threadIdx.x];
+            __syncthreads();
+            out[threadIdx.x] = Bs[(threadIdx.x % (BN / 8)) * 8] + t[2 * threadIdx.x];
+        }
+        int main() {
+            float *in, *out;
+            tiles<128><<<1, 256>>>(in, out);
+            tiles<64><<<1, 64>>>(in, out);
+            return 0;
+        }""")
+    got = sorted((d.location.line, d.message.split(" bank conflict")[0]) for d in diags if d.code == "CL301")
+    assert got == [(7, "2-way"), (9, "2-way"), (9, "`tiles<128>`: 4-way"), (9, "`tiles<64>`: 2-way")]

@@ -884,3 +884,19 @@ def test_run_job_timeout_names_the_stage(monkeypatch, tmp_path):
     res = V.run_job("job.json", "time", timeout=2.0)
     assert res["status"] == "timeout"
     assert "(stage: launch)" in res["error"]
+
+
+def test_extraction_declares_uint_for_nvrtc():
+    # SGEMM_CUDA's kernels count with `uint`, which nvcc's host headers declare (glibc
+    # <sys/types.h>) and NVRTC does not: `validate` failed with 'identifier "uint" is undefined'
+    # on the H100. The extracted source declares it when used and not defined by the file.
+    src = ("#include <cuda_runtime.h>\n"
+           "__global__ void k(float* a) {\n  for (uint i = 0; i < 4; ++i) a[threadIdx.x * 4 + i] = 0.0f;\n}\n")
+    code = extract_device_source(src, "k", "/src/k.cu").code
+    assert "typedef unsigned int uint;" in code
+    assert code.index("typedef unsigned int uint;") < code.index("__global__")
+    assert "ushort" not in code  # only what the kernel uses
+    own = "typedef unsigned int uint;\n" + src
+    assert extract_device_source(own, "k", "/src/k.cu").code.count("typedef unsigned int uint;") == 1
+    plain = src.replace("uint i", "int i")
+    assert "typedef unsigned int uint;" not in extract_device_source(plain, "k", "/src/k.cu").code
