@@ -245,6 +245,12 @@ class SimtEval:
             return None
         if v.type.kind == "array" and isinstance(fr.env.get(v), Ptr):
             return fr.env[v]  # an array parameter (`int xrefs[16]`): what the caller passed
+        if v.type.kind == "array" and isinstance(fr.env.get(v), MemLoc):
+            # a reference to an array (`T (&R)[M][N]`): the caller's array, not an object of its own
+            b = fr.env[v].ptr
+            if b is None:
+                return self.unknown()
+            return Ptr(b.var, b.space, b.off, v.type.element or ir.UNKNOWN_TYPE, b.volatile)
         if v.type.kind == "array":
             # the array's start, the same pointer every time (pointers are never changed)
             p = self._array_starts.get(v)
@@ -470,6 +476,10 @@ class SimtEval:
             v = e.var
             if v.type.kind == "array" and isinstance(fr.env.get(v), Ptr):
                 return MemLoc(fr.env[v], e, _elem_size(v.type), v.type)
+            if v.type.kind == "array" and isinstance(fr.env.get(v), MemLoc):  # `T (&R)[N]`: the caller's
+                b = fr.env[v].ptr
+                return MemLoc(Ptr(b.var, b.space, b.off, v.type, b.volatile) if b is not None else None,
+                              e, _elem_size(v.type), v.type)
             if v.type.kind == "array":
                 return MemLoc(Ptr(v, _space_of(v), self.const(0), v.type, v.type.is_volatile), e,
                               _elem_size(v.type), v.type)

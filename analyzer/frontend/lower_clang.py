@@ -42,6 +42,11 @@ _SCOPE_IDS = {CK.NAMESPACE.value, CK.LINKAGE_SPEC.value, CK.UNEXPOSED_DECL.value
 _TOP_IDS = {k.value for k in TOP_KINDS}
 
 
+
+#: Host function template instantiations whose bodies are searched for kernel launches (a
+#: file dispatching on every head dimension and stage count has a few dozen).
+_MAX_HOST_INSTANTIATIONS = 256
+
 class Lowerer(StmtLowering, ExprLowering):
     def __init__(self, tu: ci.TranslationUnit, path: str, source_text: Optional[str] = None,
                  scope=None):
@@ -151,20 +156,34 @@ class Lowerer(StmtLowering, ExprLowering):
         out: dict[int, list[ci.Cursor]] = {}
         seen: set[str] = set()
         declref = CK.DECL_REF_EXPR.value
-        for c in (x for top in self._main_decls for x in preorder(top)):
-            if c._kind_id != declref:
-                continue
-            ref = c.referenced
-            if ref is None or ref.kind != CK.FUNCTION_DECL or ref.get_num_template_arguments() <= 0:
-                continue
-            tmpl = specialized_template(ref)
-            if tmpl is None or tmpl.hash not in wanted:
-                continue
-            key = ref.displayname + "|" + targs_key(ref)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.setdefault(tmpl.hash, []).append(ref)
+        # The bodies to look in: the file's own code, then the instantiated bodies of the host
+        # function templates it uses (``launch<64>(...)`` in a switch on a run-time size, whose
+        # body launches ``kernel<64, kThreads>``: dependent in the template, concrete in clang's
+        # instantiation of it), and theirs in turn.
+        bodies = list(self._main_decls)
+        hosts: set[str] = set()
+        while bodies:
+            body = bodies.pop(0)
+            for c in preorder(body):
+                if c._kind_id != declref:
+                    continue
+                ref = c.referenced
+                if ref is None or ref.kind != CK.FUNCTION_DECL or ref.get_num_template_arguments() <= 0:
+                    continue
+                tmpl = specialized_template(ref)
+                if tmpl is None:
+                    continue
+                key = ref.displayname + "|" + targs_key(ref)
+                if tmpl.hash not in wanted:
+                    if (key not in hosts and len(hosts) < _MAX_HOST_INSTANTIATIONS and ref.is_definition()
+                            and self.function_kind(tmpl) == "host" and self._in_main(tmpl)):
+                        hosts.add(key)
+                        bodies.append(ref)
+                    continue
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.setdefault(tmpl.hash, []).append(ref)
         return out
 
     # ------------------------------------------------------------------ variables
