@@ -106,18 +106,23 @@ def array_accesses(fn: ir.Function, var: ir.Variable) -> list[tuple[ir.Index, li
     return out
 
 
-def address_escapes(fn: ir.Function, var: ir.Variable) -> Optional[ir.Expr]:
+def address_escapes(fn: ir.Function, var: ir.Variable, _depth: int = 0) -> Optional[ir.Expr]:
     """An expression that uses the array as a pointer (passed to a call, pointer arithmetic,
     address taken): the compiler must then give it an address, i.e. local memory, unless it
-    can inline and resolve everything."""
+    can inline and resolve everything. A reference to the whole array handed to a device
+    function (``fill(T (&R)[M][N])``) does not count when that function indexes it only with
+    constants after unrolling and lets it go nowhere else: nvcc inlines device functions, and
+    the accesses become constant-indexed accesses to the array itself (LeetCUDA's flash-attn
+    fill_2D_regs on its register tiles)."""
     for e in fn.expressions():
         if isinstance(e, ir.Call):
-            for a in e.args:
+            for i, a in enumerate(e.args):
                 base = a
                 while isinstance(base, ir.Cast):
                     base = base.operand
                 if isinstance(base, ir.VarRef) and base.var is var:
-                    return e
+                    if not _resolved_by_reference(e, i, _depth):
+                        return e
         if isinstance(e, ir.UnaryOp) and e.op == "&":
             base = e.operand
             while isinstance(base, (ir.Index, ir.Member)):
@@ -129,6 +134,22 @@ def address_escapes(fn: ir.Function, var: ir.Variable) -> Optional[ir.Expr]:
                 if isinstance(side, ir.VarRef) and side.var is var:
                     return e
     return None
+
+
+def _resolved_by_reference(call: ir.Call, i: int, depth: int) -> bool:
+    """Argument ``i`` of ``call`` binds a reference parameter of a device function in the IR
+    that indexes it only with compile-time constants (after unrolling) and does not use it as a
+    pointer: inlined, its accesses are constant-indexed accesses to the caller's array."""
+    callee = call.function
+    if callee is None or callee.body is None or depth > 4 or i >= len(callee.params):
+        return False
+    p = callee.params[i]
+    if not p.is_reference or p.type.kind != "array":
+        return False
+    c = _Constness(callee)
+    if any(c.why_not(ie, stack) is not None for _, idxs, stack in array_accesses(callee, p) for ie in idxs):
+        return False
+    return address_escapes(callee, p, depth + 1) is None
 
 
 _IN_PROGRESS = object()
