@@ -171,18 +171,23 @@ def _launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
                 out[p.name] = v
         return out
 
+    def site_smem() -> int:
+        """The launch site's dynamic shared memory (or --dynamic-smem); 0, said, when unknown."""
+        smem = dynamic_smem if dynamic_smem is not None else site.dynamic_smem
+        if smem is None:
+            assumptions.append(f"dynamic shared memory `{site.smem_text}` at line {site.range.line} "
+                               f"is not known statically{_reason(site, 'dynamic shared memory')}; "
+                               "assumed 0 bytes")
+            return 0
+        return smem
+
     if block is not None:
         g = grid if grid is not None else (site.grid if site is not None else None)
         smem = dynamic_smem if dynamic_smem is not None else (site.dynamic_smem if site else 0)
         return LaunchConfig(block, g, smem, "command-line", "--block " + ",".join(map(str, block)),
                             assumptions, params_from(site), site)
     if site is not None and site.block is not None:
-        smem = dynamic_smem if dynamic_smem is not None else site.dynamic_smem
-        if smem is None:
-            assumptions.append(f"dynamic shared memory `{site.smem_text}` at line {site.range.line} "
-                               f"is not known statically{_reason(site, 'dynamic shared memory')}; "
-                               "assumed 0 bytes")
-            smem = 0
+        smem = site_smem()
         if site.grid is None:
             assumptions.append(f"grid `{site.grid_text}` at line {site.range.line} is not known "
                                f"statically{_reason(site, 'grid')}")
@@ -207,12 +212,7 @@ def _launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
                            + f" not known statically{_reason(site, 'block')}")
         assumptions.append("assumed " + ", ".join(f"blockDim.{d} = {b['xyz'.index(d)]}" for d in unknown)
                            + f" ({b[0] * b[1] * b[2]} threads per block, from {whence} of {total})")
-        smem = dynamic_smem if dynamic_smem is not None else site.dynamic_smem
-        if smem is None:
-            assumptions.append(f"dynamic shared memory `{site.smem_text}` at line {site.range.line} "
-                               f"is not known statically{_reason(site, 'dynamic shared memory')}; "
-                               "assumed 0 bytes")
-            smem = 0
+        smem = site_smem()
         return LaunchConfig(b, grid or site.grid, smem, "default", _where(site, kernel) + " (partly known)",
                             assumptions, params_from(site), site)
     if site is not None:

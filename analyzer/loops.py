@@ -64,6 +64,19 @@ def strip_casts(e: ir.Expr) -> ir.Expr:
     return e
 
 
+def init_variable(loop: ir.Loop, strip=strip_casts) -> tuple[Optional[ir.Variable], Optional[ir.Expr]]:
+    """The variable the loop's init statement declares or assigns (the last one), and its
+    start value; (None, None) when it sets none. ``strip`` is applied to an assignment's target."""
+    var = start = None
+    for s in loop.init:
+        if isinstance(s, ir.DeclStmt):
+            var, start = s.var, s.init
+        elif isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.Assign) and s.expr.op == "=" \
+                and isinstance(strip(s.expr.target), ir.VarRef):
+            var, start = strip(s.expr.target).var, s.expr.value
+    return var, start
+
+
 def loop_header(loop: ir.Loop, plain: bool = False) -> Optional[LoopHeader]:
     """Recognise a counted for-loop whose body does not write its variable; None otherwise.
 
@@ -75,13 +88,7 @@ def loop_header(loop: ir.Loop, plain: bool = False) -> Optional[LoopHeader]:
     if loop.kind != "for" or loop.cond is None or loop.step is None:
         return None
     strip = (lambda e: e) if plain else strip_casts
-    var = start = None
-    for s in loop.init:
-        if isinstance(s, ir.DeclStmt):
-            var, start = s.var, s.init
-        elif isinstance(s, ir.ExprStmt) and isinstance(s.expr, ir.Assign) and s.expr.op == "=" \
-                and isinstance(strip(s.expr.target), ir.VarRef):
-            var, start = strip(s.expr.target).var, s.expr.value
+    var, start = init_variable(loop, strip)
     if var is None and plain:
         return None
     c = loop.cond

@@ -13,7 +13,7 @@ import sympy as sp
 
 from . import cint, ir
 from .flop_counts import Num, simplified
-from .loops import loop_header, strip_casts
+from .loops import init_variable, loop_header, strip_casts
 from .source_text import range_text
 
 class CountSymbols:
@@ -257,13 +257,7 @@ def _geometric_trip(loop: ir.Loop, conv: SymConv) -> Optional[tuple]:
 
     if loop.kind != "for" or loop.cond is None or loop.step is None:
         return None
-    var = start = None
-    for st in loop.init:
-        if isinstance(st, ir.DeclStmt):
-            var, start = st.var, st.init
-        elif isinstance(st, ir.ExprStmt) and isinstance(st.expr, ir.Assign) and st.expr.op == "=" \
-                and isinstance(strip_casts(st.expr.target), ir.VarRef):
-            var, start = strip_casts(st.expr.target).var, st.expr.value
+    var, start = init_variable(loop)
     step = loop.step
     if var is None or start is None or not isinstance(step, ir.Assign) or \
             not isinstance(strip_casts(step.target), ir.VarRef) or strip_casts(step.target).var is not var:
