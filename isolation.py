@@ -89,9 +89,11 @@ def _lower_in_child(task: Task, wfd: int) -> None:
             data = pickle.dumps(lower_file(task.path, source, task.aopts), protocol=pickle.HIGHEST_PROTOCOL)
     except BaseException:  # noqa: BLE001 - a Python error (deep IR included): redone where it is reported
         pass
+    # the plan (and the cache lock it takes) before the IR: the analysis asks for the report as
+    # soon as it has the IR, and must find the lock held, not compile the file a second time
+    planner.join()
     with os.fdopen(wfd, "wb") as f:
         f.write(data)
-    planner.join()
     compiled = box.get("wait")
     if compiled is not None:
         compiled()  # the report reaches the analysis through ptxas' cache (its lock held till then)
