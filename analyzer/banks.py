@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Callable, Optional
 
 import sympy as sp
@@ -52,6 +53,12 @@ def lanes_per_pass(elem_bytes: int, banks: int = 32, width: int = 4) -> int:
 def wavefronts(lanes: list[int], addrs: list[int], elem_bytes: int, banks: int = 32,
                width: int = 4) -> tuple[int, int]:
     """(wavefronts, passes with an active lane) for one request."""
+    return _wavefronts(tuple(lanes), tuple(addrs), elem_bytes, banks, width)
+
+
+@lru_cache(maxsize=8192)
+def _wavefronts(lanes: tuple, addrs: tuple, elem_bytes: int, banks: int, width: int) -> tuple[int, int]:
+    # memoised: a kernel's instantiations and loop iterations repeat the same warp's addresses
     per = lanes_per_pass(elem_bytes, banks, width)
     groups: dict = {}
     for l, a in zip(lanes, addrs):

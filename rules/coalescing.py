@@ -8,6 +8,8 @@ uncoalesced: CL203 says it cannot be known.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import sympy as sp
 
 from ..analyzer import ir
@@ -114,9 +116,9 @@ def _whole_vector_read(a, accesses) -> bool:
                 eb.function is not ev.function or eb.epoch != ev.epoch or \
                 eb.loops != ev.loops or eb.path != ev.path:
             continue
-        d = sp.simplify(eb.pointer.offset - ptr.offset)
-        if d.is_Integer and int(d) in want:
-            found[int(d)] = eb.seq
+        d = _integer_difference(eb.pointer.offset, ptr.offset)
+        if d in want:
+            found[d] = eb.seq
     if set(found) != want:
         return False
     lo, hi = min([ev.seq] + list(found.values())), max([ev.seq] + list(found.values()))
@@ -150,15 +152,20 @@ def _shifted_guards(pa: tuple, pb: tuple) -> bool:
 
 
 def _differ_by_integer(a, b) -> bool:
-    """``a - b`` is an integer: sympy's own collection of like terms, then an expansion of small
-    expressions (``4*(t+1) - 4*t``). Not sp.simplify: on guards holding loaded values it took
-    6 s a call (cuda-samples: 48 of a 47 s cold run)."""
+    """``a - b`` is an integer."""
+    return _integer_difference(a, b) is not None
+
+
+def _integer_difference(a, b) -> Optional[int]:
+    """``a - b`` when it is an integer: sympy's own collection of like terms, then an expansion
+    of small expressions (``4*(t+1) - 4*t``). Not sp.simplify: on guards holding loaded values
+    it took 6 s a call (cuda-samples: 48 of a 47 s cold run)."""
     d = a - b
-    if d.is_Integer:
-        return True
-    if sp.count_ops(d) > 40:
-        return False
-    return sp.expand(d).is_Integer
+    if not d.is_Integer:
+        if sp.count_ops(d) > 40:
+            return None
+        d = sp.expand(d)
+    return int(d) if d.is_Integer else None
 
 
 def _split_pieces(a, accesses):
@@ -184,9 +191,11 @@ def _split_pieces(a, accesses):
     for b in accesses:
         if b.stride != stride or not _same_stretch(a, b):
             continue
-        d = sp.simplify(b.event.pointer.offset - ev.pointer.offset)
-        if d.is_Integer and 0 < abs(int(d)) < span and int(d) % e == 0:
-            found.setdefault(int(d), b)
+        d = _integer_difference(b.event.pointer.offset, ev.pointer.offset)
+        if d is not None and 0 < abs(d) < span and d % e == 0:
+            found.setdefault(d, b)
+    if len(found) < stride - 1:  # a piece needs the stride - 1 other elements
+        return None
     for start in range(0, -span, -e):  # the piece [start, start + span) must be covered
         offs = [start + j * e for j in range(stride)]
         if all(o == 0 or o in found for o in offs):
