@@ -113,7 +113,9 @@ def address_escapes(fn: ir.Function, var: ir.Variable, _depth: int = 0) -> Optio
     function (``fill(T (&R)[M][N])``) does not count when that function indexes it only with
     constants after unrolling and lets it go nowhere else: nvcc inlines device functions, and
     the accesses become constant-indexed accesses to the array itself (LeetCUDA's flash-attn
-    fill_2D_regs on its register tiles)."""
+    fill_2D_regs on its register tiles). Nor does the address of one element read or written
+    at once through a pointer of another type (see :class:`_ElementPuns`)."""
+    puns = None
     for e in fn.expressions():
         if isinstance(e, ir.Call):
             for i, a in enumerate(e.args):
@@ -128,7 +130,10 @@ def address_escapes(fn: ir.Function, var: ir.Variable, _depth: int = 0) -> Optio
             while isinstance(base, (ir.Index, ir.Member)):
                 base = base.base
             if isinstance(base, ir.VarRef) and base.var is var:
-                return e
+                if puns is None:
+                    puns = _ElementPuns(fn)
+                if not puns.resolved(e):
+                    return e
         if isinstance(e, ir.BinOp) and e.op in ("+", "-"):
             for side in (e.lhs, e.rhs):
                 if isinstance(side, ir.VarRef) and side.var is var:
@@ -150,6 +155,53 @@ def _resolved_by_reference(call: ir.Call, i: int, depth: int) -> bool:
     if any(c.why_not(ie, stack) is not None for _, idxs, stack in array_accesses(callee, p) for ie in idxs):
         return False
     return address_escapes(callee, p, depth + 1) is None
+
+
+class _ElementPuns:
+    """Addresses of single elements used only to read or write that place as another type:
+    ``reinterpret_cast<half2 *>(&R[i][j])[0]`` (LeetCUDA's HALF2/LDST128BITS macros) or
+    ``half *h = reinterpret_cast<half *>(&R[0][j][0]); ... h[1]``, with indices that are
+    compile-time constants after unrolling. After inlining and unrolling every such access is
+    at a constant byte offset of the array, which the compiler's scalar replacement turns into
+    registers (nvcc 13, sm_90: 0 bytes stack frame for both forms; tests/test_reference_arrays).
+    The array's own indices are checked by :func:`classify_variable` before this is asked."""
+
+    def __init__(self, fn: ir.Function):
+        self.fn = fn
+        self.c = _Constness(fn)
+        self.parent: dict = {}
+        for x in fn.expressions():
+            for ch in x.children():
+                if ch is not None:
+                    self.parent[id(ch)] = x
+        self.decl_of: dict = {}  # id(init expression) -> the pointer variable it initialises
+        for st in fn.statements():
+            if isinstance(st, ir.DeclStmt) and st.init is not None:
+                self.decl_of[id(st.init)] = st.var
+
+    def _constant(self, e: ir.Expr) -> bool:
+        return self.c.why_not(e, ()) is None
+
+    def _deref(self, node: ir.Expr) -> bool:
+        """``node`` (a pointer) is dereferenced at once: ``node[const]`` or ``*node``."""
+        p = self.parent.get(id(node))
+        if isinstance(p, ir.Index) and p.base is node:
+            return self._constant(p.index)
+        return isinstance(p, ir.UnaryOp) and p.op == "*"
+
+    def resolved(self, amp: ir.UnaryOp) -> bool:
+        if isinstance(amp.operand, ir.VarRef):
+            return False  # the whole array's address: a pointer to it
+        top = amp
+        while isinstance(self.parent.get(id(top)), ir.Cast):
+            top = self.parent[id(top)]
+        if self._deref(top):
+            return True
+        q = self.decl_of.get(id(top))
+        if q is None or q.type.kind != "pointer" or q.file_scope:
+            return False
+        uses = [x for x in self.fn.expressions() if isinstance(x, ir.VarRef) and x.var is q]
+        return bool(uses) and len(self.c.defs.get(q, [])) == 1 and all(self._deref(u) for u in uses)
 
 
 _IN_PROGRESS = object()

@@ -40,6 +40,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
+from . import standin_headers
 from .target import DEFAULT_ARCH
 
 __all__ = [
@@ -551,6 +552,15 @@ def _source_digest(path: Path, include_dirs: Sequence[str]) -> str:
     """SHA-256 over the file and, recursively, the quoted includes found next to it or in
     the include dirs (system ``<...>`` headers are covered by the compiler version)."""
     h = hashlib.sha256()
+    for n, (_, text) in enumerate(_quoted_closure(path, include_dirs), 1):
+        h.update(str(n).encode() + b"\0" + text + b"\0")
+    return h.hexdigest()
+
+
+def _quoted_closure(path: Path, include_dirs: Sequence[str]) -> list[tuple[Path, bytes]]:
+    """The file and, recursively, the quoted includes found next to it or in the include
+    dirs, with their content, in a fixed order."""
+    out = []
     seen: set[Path] = set()
     stack = [path]
     while stack:
@@ -566,14 +576,14 @@ def _source_digest(path: Path, include_dirs: Sequence[str]) -> str:
             data = rp.read_bytes()
         except OSError:
             continue
-        h.update(str(len(seen)).encode() + b"\0" + data + b"\0")
+        out.append((rp, data))
         for inc in _INCLUDE.findall(data.decode("utf-8", "replace")):
             for d in [rp.parent, *map(Path, include_dirs)]:
                 q = d / inc
                 if q.is_file():
                     stack.append(q)
                     break
-    return h.hexdigest()
+    return out
 
 
 # --------------------------------------------------------------------------- main entry
@@ -675,9 +685,12 @@ def _prepare(path, arch, include_dirs, defines, extra_args, nvcc, timeout, insts
             reason=(f"nvcc {version or ''} cannot compile for {sm} (it supports {supported[0]}..{supported[-1]}"
                     + ("; CUDA 13 dropped architectures below sm_75" if (version or "").startswith("13") else "")
                     + "): register counts unavailable for this target"))
+    # LibTorch/pybind11 declarations lent when the file or its own headers include them
+    text = "\n".join(t.decode("utf-8", "replace") for _, t in _quoted_closure(src, inc))
+    lent = standin_headers.nvcc_flags(text, cache_dir().parent)
     return NvccPlan(src, sm, inc, tool, version, timeout, insts,
                     [tool, "-cubin", f"-arch={sm}", "-Xptxas", "-v", "-o", os.devnull]
-                    + [f"-I{d}" for d in inc] + defs + list(extra_args))
+                    + [f"-I{d}" for d in inc] + defs + list(extra_args) + lent)
 
 
 @dataclass

@@ -104,3 +104,57 @@ def test_a_real_libtorch_on_the_include_path_wins(tmp_path: Path):
                  "__global__ void k(float *x) { x[threadIdx.x] = 0.0f; }\n")
     r = parse_file(str(f), FrontendOptions(include_dirs=[str(tmp_path / "libtorch")]))
     assert [p.message for p in r.errors] == []
+
+
+# nvcc gets the same stand-ins, last on its search path, so ptxas gives exact register counts
+# for PyTorch extensions on a machine without LibTorch (LeetCUDA's flash-attn files include
+# torch/extension.h through their own "utils.h": before, nvcc failed on it, the device-only
+# split missed utils.h's helpers, and the registers were estimated: 90 for kernels ptxas
+# compiles to 124-225).
+from cudalint.analyzer import registers as R  # noqa: E402
+from cudalint.analyzer import standin_headers  # noqa: E402
+
+import pytest  # noqa: E402
+
+needs_nvcc = pytest.mark.skipif(R.find_nvcc() is None, reason="nvcc not found")
+
+
+def test_standins_are_lent_only_to_files_that_include_them(tmp_path: Path):
+    assert standin_headers.needs_standins('#include "x.h"\n#include <torch/extension.h>\n')
+    assert standin_headers.needs_standins("  #  include <pybind11/pybind11.h>\n")
+    assert not standin_headers.needs_standins("#include <cuda_runtime.h>\n// torch/extension.h\n")
+    flags = standin_headers.nvcc_flags("#include <ATen/ATen.h>\n", tmp_path)
+    assert flags[0] == "-Xcompiler" and flags[1].startswith("-idirafter,")
+    lent = Path(flags[1].split(",", 1)[1])
+    assert sorted(p.name for p in lent.iterdir()) == sorted(standin_headers.LIBRARIES)
+    assert (lent / "torch" / "extension.h").is_file()
+    assert not (lent / "cuda_runtime.h").exists()  # the toolkit's own headers are not shadowed
+
+
+@needs_nvcc
+def test_nvcc_compiles_a_torch_extension_with_the_standins(tmp_path: Path):
+    (tmp_path / "utils.h").write_text(
+        "#include <torch/extension.h>\n#include <torch/types.h>\n"
+        "__device__ __forceinline__ int div_ceil(int a, int b) { return (a + b - 1) / b; }\n")
+    f = tmp_path / "ext.cu"
+    f.write_text('#include "utils.h"\n' + HOST.replace(
+        "if (i < n) x[i] = scalar_t(1);", "if (i < div_ceil(n, 2)) x[i] = scalar_t(1);"))
+    rep = R.ptxas_resources(str(f), "sm_90", cache_root=tmp_path / "cache")
+    assert rep.ok, rep.reason
+    kernels = rep.kernels.values()
+    assert {R.base_name(k.demangled or k.name) for k in kernels} == {"fill_kernel", "count_kernel"}
+    assert all(k.registers for k in kernels)
+
+
+@needs_nvcc
+def test_a_real_libtorch_wins_over_the_standins_for_nvcc(tmp_path: Path):
+    inc = tmp_path / "libtorch" / "torch"
+    inc.mkdir(parents=True)
+    (inc / "extension.h").write_text("#define MY_REAL_TORCH 1\n")
+    f = tmp_path / "ext.cu"
+    f.write_text("#include <torch/extension.h>\n"
+                 "#ifndef MY_REAL_TORCH\n#error the bundled stand-in was used\n#endif\n"
+                 "__global__ void k(float *x) { x[threadIdx.x] = 0.0f; }\n")
+    rep = R.ptxas_resources(str(f), "sm_90", include_dirs=[str(tmp_path / "libtorch")],
+                            cache_root=tmp_path / "cache")
+    assert rep.ok, rep.reason
