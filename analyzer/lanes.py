@@ -23,6 +23,7 @@ unknown).
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import dataclass, field
@@ -386,11 +387,33 @@ class AddressEvaluator:
             n = S.Bindings.bind(self.b, info.trip)
             if isinstance(n, sp.Basic) and n.is_Integer and int(n) > 0:
                 return int(n)
+            most = self._most_trips(n)
+            if most:
+                return most
         if info.kind == S.BLOCK:
             for g, gi in self.syms.info.items():
                 if gi.kind == S.GRIDDIM and gi.component == info.component and g in self.b.values:
                     return int(self.b.values[g])
         return None
+
+    def _most_trips(self, n) -> Optional[int]:
+        """The most iterations any thread of the block makes of a loop whose trip count depends
+        on the thread (``for (k = threadIdx.z; k < 8; k += blockDim.z)``: one for every thread
+        of a 4x8x8 block), which bounds its counter; None unless that count depends on thread
+        indices alone and the block is small enough to enumerate their values."""
+        if not isinstance(n, sp.Expr) or not n.free_symbols or n.free_symbols - self._thread_syms:
+            return None
+        t = self.syms.thread
+        comps = [(t[c], d) for c, d in zip("xyz", self.model.block) if t[c] in n.free_symbols]
+        if math.prod(d for _, d in comps) > 4096:
+            return None
+        most = 0
+        for vals in itertools.product(*(range(d) for _, d in comps)):
+            v = num(n, {s: x for (s, _), x in zip(comps, vals)})
+            if v is None or not _integral(v):
+                return None
+            most = max(most, int(v))
+        return most or None
 
     def evaluate(self, expr: sp.Expr, path: tuple, warps: Optional[list] = None) -> list[WarpAddresses]:
         """Addresses (bytes) of ``expr`` for the representative warps."""

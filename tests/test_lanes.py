@@ -240,3 +240,36 @@ def test_spread_is_the_convolution_with_the_multiples_of_g():
         assert _spread(a, g, M) == _convolve(a, {(g * i) % M: 1 for i in range(M // g)}, M)
     # by hand: {0: 1, 4: 2} spread over the multiples of 128 mod 256
     assert _spread({0: 1, 4: 2}, 128, 256) == {0: 1, 4: 2, 128: 1, 132: 2}
+
+
+# A loop whose trip count depends on the thread: `for (k = threadIdx.z; k < 8; k += blockDim.z)`
+# with an 8-deep block makes one iteration in every thread (llm.c matmul_backward_bias_kernel8's
+# final reduction). Its counter is 0, not any value: by hand, the 8 lanes with threadIdx.x == 0
+# of a warp (threadIdx.z fixed) write 2-byte elements 16 bytes apart, from byte
+# 128*blockIdx.x + 2*threadIdx.z: 128 bytes, 4 sectors (12.5% used). Before, the counter's
+# term (16 bytes per iteration) was spread over every residue: 4.5 sectors, 11.1%.
+ONE_TRIP = """
+__global__ void bias(unsigned short *dbias, const float *acc)
+{
+    for (int k = threadIdx.z; k < 8; k += blockDim.z) {
+        if (threadIdx.x == 0)
+            dbias[blockIdx.x * 64 + threadIdx.y * 8 + k] = (unsigned short)acc[k];
+    }
+}
+void run(unsigned short *d, const float *a, int n)
+{
+    bias<<<n, dim3(4, 8, 8)>>>(d, a);
+}
+"""
+
+
+def test_counter_of_a_loop_every_thread_runs_once_is_zero(tmp_path):
+    from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
+
+    p = tmp_path / "one_trip.cu"
+    p.write_text(ONE_TRIP)
+    fa = analyze_file(str(p), AnalysisOptions(use_ptxas=False))
+    k = fa.kernels[0]
+    assert k.launch.block == (4, 8, 8)
+    st = next(a for a in k.accesses if a.kind == "store" and a.space == "global")
+    assert st.sectors_per_request == 4
