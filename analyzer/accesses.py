@@ -22,7 +22,7 @@ from typing import Optional
 
 import sympy as sp
 
-from . import ir
+from . import ir, loops
 from . import symbolic as S
 from .banks import SharedCost, WarpSyncHazard, shared_cost, warp_sync_hazards
 from .coalescing import GlobalCost, global_cost
@@ -86,6 +86,7 @@ class Access:
     # the worst iteration's degree where the lanes that run a shared access change with a
     # loop's iteration (``ways`` is then the mean; requests.guarded_wavefronts)
     worst_ways: Optional[float] = None
+    fused: int = 1  # loads of consecutive elements nvcc issues as one vector load (_fused_vector)
     addresses_per_request: Optional[float] = None  # constant: distinct addresses a warp asks for
     event: Optional[S.AccessEvent] = field(default=None, repr=False)
     range: Optional[ir.SourceRange] = field(default=None, repr=False)
@@ -260,7 +261,15 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
                          f"{parts[0][1]}-byte requests; the figures are per request")
         if space == "shared":
             banks, width = target.shared_memory_banks or 32, target.bank_width_bytes or 4
-            c: SharedCost = shared_cost(wa, e.elem_bytes, banks, width)
+            fused = _fused_vector(e, syms, bindings) if len(parts) == 1 else None
+            if fused is not None:
+                addr, vec = fused
+                wa = ev.evaluate(addr, e.path)
+                A.fused = vec // e.elem_bytes
+                notes.append(f"nvcc fuses the {A.fused} loads of consecutive elements of the unrolled "
+                             f"loop at line {e.loops[-1].loop.range.line} into one {vec * 8}-bit "
+                             f"load (LDS.{vec * 8}); the figures are per {vec * 8}-bit request")
+            c: SharedCost = shared_cost(wa, fused[1] if fused else e.elem_bytes, banks, width)
             if len(parts) > 1 and c.wavefronts_per_request is not None:
                 pcs = [shared_cost(ev.evaluate(addr + o, e.path), b, banks, width) for o, b in parts]
                 if all(x.wavefronts_per_request is not None for x in pcs):
@@ -336,6 +345,50 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
     notes.extend(n for n in e.notes if n not in notes)
     A.assumptions = notes
     return A
+
+
+def _fused_vector(e: S.AccessEvent, syms: S.Symbols, bindings: S.Bindings) -> Optional[tuple]:
+    """``(address, bytes)`` of the vector load nvcc makes of a fully unrolled loop's loads of
+    consecutive shared-memory elements (``regN[i] = Bs[base + i]``, i < 8: two LDS.128), else
+    None. The loop's counter must step the address by one element, the loop move a multiple of
+    8 or 16 bytes, and every other term of the address be a multiple of that (nvcc proves the
+    alignment; it places static shared arrays itself). The address returned counts vectors
+    with a counter of its own (trip: the loop's bytes over the vector's). Measured on an H100
+    (tests/data/sgemm-measured.json): SGEMM_CUDA's kernel 6 `regN[i] = Bs[dotIdx * BN +
+    threadCol * TN + i]` issues LDS.128 at 8 of 4 ideal wavefronts, the conflict of 16-byte
+    lanes served a quarter-warp at a time, not the 4-way of the 4-byte loads in the source."""
+    E = e.elem_bytes
+    if e.kind != "load" or e.atomic or e.volatile or E not in (4, 8) or not e.loops or \
+            not isinstance(e.offset, sp.Expr):
+        return None
+    li = e.loops[-1]
+    loop = li.loop
+    if loop.unroll == 1 or not loops.fully_unrolled(loop):
+        return None
+    offset = sp.expand(bindings.bind(e.offset))
+    if not isinstance(offset, sp.Expr):
+        return None
+    it = li.it
+    if it is None or it not in offset.free_symbols or li.trip is None:
+        return None
+    trip = bindings.bind(li.trip)
+    if not (isinstance(trip, sp.Basic) and trip.is_Integer and 1 < int(trip) <= 64):
+        return None
+    coeff = offset.coeff(it)
+    if coeff != E:
+        return None
+    rest = sp.expand(offset - coeff * it)
+    if rest.has(it) or any(not t.as_coeff_Mul()[0].is_Integer for t in sp.Add.make_args(rest)):
+        return None
+    total = int(trip) * E
+    for vec in (16, 8):
+        if vec <= E or total % vec:
+            continue
+        if all(int(t.as_coeff_Mul()[0]) % vec == 0 for t in sp.Add.make_args(rest)):
+            n = syms.make(("vector", it, vec), f"{it.name}_v{vec}", S.ITER, loop=loop,
+                          trip=sp.Integer(total // vec))
+            return rest + vec * n, vec
+    return None
 
 
 def _request_parts(elem: Optional[ir.CType], size: Optional[int]) -> list[tuple[int, int]]:

@@ -833,11 +833,15 @@ def annotate(table, launch, counts: bool = True) -> None:
                                      f"{sec:.3g} sectors per request on average instead of "
                                      f"{a.sectors_per_request:g} with every lane active")
                 a.sectors_per_request = sec
-        if a.space == "shared" and a.ways is not None and not e.atomic:
+        fused = getattr(a, "fused", 1)
+        if a.space == "shared" and a.ways is not None and not e.atomic and fused == 1:
             _guarded_banks(a, e, counter, levels, getattr(table, "target", None))
         if not counts:
             continue
         req, per_block, notes = counter.count(e, levels)
+        if fused > 1:  # one vector load for `fused` iterations of the unrolled loop
+            req = None if req is None else req / fused
+            per_block = None if per_block is None else per_block / fused
         a.requests = None if req is None else round(req)
         a.weight = per_block
         for n in notes:

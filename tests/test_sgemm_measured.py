@@ -8,11 +8,12 @@ original program. Per source line: the bank-conflict factor of the shared access
 wavefronts over Nsight's ideal wavefronts) against cudalint's ways (wavefronts over the
 conflict-free number), and the sectors per request of the global ones.
 
-Where they differ today the row is listed in ``DISAGREE`` with its cause and expected to fail:
-nvcc fuses the unrolled ``regN[i] = Bs[base + i]`` loads of 4 consecutive floats into one
-LDS.128, served in half-warp passes, and the conflict of the 128-bit load is not the 4-byte one
-cudalint computes from the source (kernel 6 line 40: 4-way for the scalar loads, 2x measured;
-kernel 10 line 225: 2-way scalar, none measured).
+nvcc fuses the unrolled ``regN[i] = Bs[base + i]`` loads of consecutive floats into LDS.128,
+served a quarter-warp per pass: cudalint models that fusion (accesses._fused_vector), so the
+rows where the 4-byte loads of the source would conflict differently agree too (kernel 6 line
+40: 4-way as 4-byte loads, 8 of 4 ideal wavefronts measured and predicted; kernel 10 line 225:
+2-way as 4-byte loads, conflict-free measured and predicted). ``DISAGREE`` lists the rows that
+still differ, with their cause, expected to fail.
 """
 from __future__ import annotations
 
@@ -26,13 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = json.loads((ROOT / "tests" / "data" / "sgemm-measured.json").read_text())
 SRC = ROOT / "tests" / "realcode" / "sgemm_tiles.cu"
 
-_LDS128 = ("nvcc fuses the unrolled 4-byte loads of consecutive elements into LDS.128 (served "
-           "per half-warp); cudalint rates the 4-byte loads of the source")
-DISAGREE = {
-    ("vectorize", 40): _LDS128 + ": 4-way predicted, 8 of 4 ideal wavefronts measured",
-    ("autotuned", 151): _LDS128 + ": 4-way predicted, 8 of 4 ideal wavefronts measured",
-    ("warptiling", 225): _LDS128 + ": 2-way predicted, 2 of 2 ideal wavefronts measured",
-}
+DISAGREE: dict = {}
 
 
 @lru_cache(maxsize=1)
@@ -73,6 +68,16 @@ def test_bank_conflict_factor_per_line(entry, line, op, rows):
     assert ours, f"no shared {op} predicted at line {line}"
     predicted = max(a.wavefronts_per_request / a.min_wavefronts for a in ours)
     assert predicted == pytest.approx(measured, rel=0.1)
+
+
+def test_fused_shared_loads_are_counted_as_vector_requests():
+    # kernel 6 line 40: `for (i < TN) regN[i] = Bs[dotIdx * BN + threadCol * TN + i]`, TN = 8:
+    # two LDS.128 per dotIdx, 8 wavefronts each (a quarter-warp per pass, 2-way within it)
+    k = _kernel("vectorize")
+    a = next(a for a in k.accesses if a.space == "shared" and a.line == 40 and a.kind == "load")
+    assert a.fused == 4
+    assert a.wavefronts_per_request == 8 and a.min_wavefronts == 4
+    assert any("LDS.128" in n for n in a.assumptions)
 
 
 @pytest.mark.parametrize("entry", DATA["kernels"], ids=lambda e: e["function"])
