@@ -368,7 +368,14 @@ def forwarded_from(e: S.AccessEvent, events: list, levels: int,
         if tuple(a.loops) != tuple(loops[:len(a.loops)]) or not _path_subset(a.path, e.path):
             continue
         # a store in between that may change the value, or an atomic access
-        return None if ix.store_between(e, a.seq, start) else a
+        if ix.store_between(e, a.seq, start):
+            return None
+        # ... or one in a loop around e that does not hold a: it comes back before the next
+        # iteration's load (gramschmidt's `a[i*NJ + j] -= q[i*NJ + k] * r[k*NJ + j]` reloads
+        # r each iteration after storing to a, which may alias it)
+        if any(ix.blocked(li, e) for li in loops[len(a.loops):]):
+            return None
+        return a
     return None
 
 

@@ -205,3 +205,30 @@ def test_corr_sectors_per_request_equal_the_h100():
         m["global_ld_sectors"] / m["global_ld_requests"], abs=1e-4)
     assert pc["global_st_sectors_per_request"] == pytest.approx(
         m["global_st_sectors"] / m["global_st_requests"], abs=1e-4)
+
+
+# PolyBench gramschmidt_kernel3's shape: r[j] accumulates in the first loop (its load forwarded
+# from `r[j] = 0`, no other store in that loop), then the second loop stores a[...], which may
+# alias r (two plain float* parameters): nvcc reloads r[j] after every such store, and the H100
+# measured one LDG of r per iteration there (tests/data/realcode-measured.json,
+# pb_gramschmidt:gramschmidt_kernel3 line 53: 3.0 sectors per load request = (4 + 1 + 4) / 3).
+# One warp, 64 iterations: 64 requests of r in the second loop, none in the first.
+PROJECTION = """
+__global__ void proj(float* a, float* r, const float* q) {
+    int j = threadIdx.x;
+    r[j] = 0.0f;
+    for (int i = 0; i < 64; i++)
+        r[j] += q[i] * a[i * 32 + j];
+    for (int i = 0; i < 64; i++)
+        a[i * 32 + j] -= q[i] * r[j];
+}
+void run(float* a, float* r, const float* q) { proj<<<1, 32>>>(a, r, q); }
+"""
+
+
+def test_value_kept_in_a_register_is_reloaded_after_a_store_that_may_alias_it(tmp_path):
+    p = tmp_path / "proj.cu"
+    p.write_text(PROJECTION)
+    k = _file(str(p))["proj"]
+    r_loads = sorted((a.line, a.issued, a.requests) for a in k.accesses if a.array == "r" and a.kind == "load")
+    assert r_loads == [(6, False, 0), (8, True, 64)], r_loads
