@@ -438,3 +438,22 @@ def test_default_that_only_moves_the_warp_is_not_an_assumption(tmp_path):
     # does rest on the stated default, and says so
     acc = _acc(fa, "a", kernel="row_shift")
     assert acc.sectors_per_request == 4 and "k assumed 1024 (no value known)" in acc.assumptions
+
+
+def test_load_served_from_a_register_is_not_called_uncoalesced(tmp_path):
+    # PolyBench CORR's symmat[j1*M + j2] += ...: the load of the accumulator is forwarded from
+    # the store before the loop (nvcc keeps it in a register; the H100 measured no load on the
+    # line), the store is issued every iteration. Lanes 32 floats apart: 32 sectors a store.
+    diags, fa = _check(tmp_path, """
+        __global__ void acc(float* s, float* a) {
+            int i = threadIdx.x;
+            s[i * 32] = 0.0f;
+            for (int j = 0; j < 64; j++)
+                s[i * 32] += a[j];
+        }
+        void run(float* s, float* a) { acc<<<1, 32>>>(s, a); }""")
+    ld = _acc(fa, "s", "load")
+    assert ld.issued is False and ld.sectors_per_request == 32
+    msgs = [(d.location.line, d.message) for d in diags if d.code == "CL201"]
+    assert [line for line, _ in msgs] == [4, 6], msgs
+    assert all(m.startswith("uncoalesced global store `s[i * 32]`") for _, m in msgs), msgs
