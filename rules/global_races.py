@@ -210,8 +210,10 @@ _DIM_RECORDS = 256
 def _ignored_dimension(ks, r) -> str:
     """The one thread dimension (x, y or z) in which the race's two threads differ, when the
     element each of the two accesses touches is the same for every thread along it in all
-    their recorded executions: atax's ``tmp[i]`` with ``i = blockIdx.x * blockDim.x +
-    threadIdx.x`` in a 32x8 block. '' otherwise (another run's threads, an unknown index)."""
+    their recorded executions, in a block with another dimension of extent > 1 that the index
+    follows: atax's ``tmp[i]`` with ``i = blockIdx.x * blockDim.x + threadIdx.x`` in a 32x8
+    block. '' otherwise (another run's threads, an unknown index, a 1-D block, one element for
+    the whole block)."""
     if r.inter or r.byte_off is None or r.ts is not None:
         return ""
     ts = ks.sim.ts
@@ -222,9 +224,12 @@ def _ignored_dimension(ks, r) -> str:
     diff = [d for d, c in zip("xyz", coords) if c[a] != c[b]]
     if len(diff) != 1 or ks.block["xyz".index(diff[0])] < 2:
         return ""
+    if not any(e > 1 for d, e in zip("xyz", ks.block) if d != diff[0]):
+        return ""  # a 1-D block: "both write out[0]" says it all (a flag, a reduction's slot)
     i = "xyz".index(diff[0])
     bx, by, _ = ks.block
     checked = {id(r.a): 0, id(r.b): 0}
+    varies = False
     for _var, node, th, keys, tokened, _w in getattr(ks.sim.glog, "probe_sig", None) or ():
         if id(node) not in checked or checked[id(node)] >= _DIM_RECORDS:
             continue
@@ -240,5 +245,8 @@ def _ignored_dimension(ks, r) -> str:
         _, first, inv = np.unique(group, return_index=True, return_inverse=True)
         if np.any(keys != keys[first][inv]):
             return ""
+        varies |= len(np.unique(keys)) > 1
         checked[id(node)] += 1
-    return diff[0] if all(checked.values()) else ""
+    # the index follows the other thread dimensions (atax's i from threadIdx.x): one element
+    # for the whole block is another matter
+    return diff[0] if all(checked.values()) and varies else ""

@@ -473,3 +473,9 @@ def test_race_says_which_thread_dimension_the_index_ignores(tmp_path):
     int main() { float *a; shift<<<4, 256>>>(a); return 0; }
     """)
     assert msgs and not any("does not depend" in m for m in msgs), msgs
+    # one element for a whole 1-D block (a flag): the plain message
+    msgs = _cl606(tmp_path, """
+    __global__ void flag(int* f) { *f = 1 + threadIdx.x; }
+    int main() { int *f; flag<<<1, 256>>>(f); return 0; }
+    """)
+    assert msgs and not any("does not depend" in m for m in msgs), msgs
