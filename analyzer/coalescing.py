@@ -22,12 +22,12 @@ broadcast, data-dependent, unknown.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import math
 from fractions import Fraction
 from typing import Optional
 
-from .lanes import WarpAddresses
+from .lanes import MODULUS, WarpAddresses
 
 SECTOR = 32
 LINE = 128
@@ -159,12 +159,33 @@ def global_cost(wa_list: list[WarpAddresses], elem_bytes: Optional[int], cc: tup
         if best is None or c.sectors_per_request > best.sectors_per_request + 1e-9:
             best = c
     best.per_warp = per_warp
-    best.exact = not any(w.sampled or w.defaulted for w in oks)
+    # a default that only moves the warp, to an offset where every other value it could take
+    # costs the same, is not an assumption the figures rest on
+    free = {id(w) for w in oks if w.defaulted and _offset_free(w, elem_bytes, mode, unit, cc)}
+    best.exact = not any(w.sampled or (w.defaulted and id(w) not in free) for w in oks)
+    dropped = {n for w in oks if id(w) in free for n in w.default_notes}
+    kept = {n for w in oks if id(w) not in free for n in w.notes}
     for w in oks:
         for n in w.notes:
-            if n not in best.notes:
+            if n not in best.notes and (n not in dropped or n in kept):
                 best.notes.append(n)
     return best
+
+
+def _offset_free(w: WarpAddresses, E: int, mode: str, unit: int, cc: tuple) -> bool:
+    """Whether the warp's cost is the same at every offset its defaulted values could move it
+    to (``w.default_step``): then it holds for any value of them."""
+    step = w.default_step
+    if not step:
+        return False
+    base = _warp_cost(w, E, mode, unit, cc)
+    for s in range(step, MODULUS, step):
+        moved = replace(w, scenarios=[(p, [a + s for a in addrs]) for p, addrs in w.scenarios])
+        c = _warp_cost(moved, E, mode, unit, cc)
+        if (c.pattern, c.sectors_per_request, c.efficiency) != \
+                (base.pattern, base.sectors_per_request, base.efficiency):
+            return False
+    return True
 
 
 def _warp_cost(w: WarpAddresses, E: int, mode: str, unit: int, cc: tuple) -> GlobalCost:

@@ -294,6 +294,12 @@ class WarpAddresses:
     sampled: bool = False
     defaulted: bool = False  # a stated default value had to be used
     why: str = ""
+    # Where the stated defaults only offset the whole warp (they enter no lane-dependent
+    # term): the byte step of the other offsets other values could give (their residues
+    # modulo 256 are the default's plus multiples of it), and the notes that state them. A
+    # cost that is the same at every such offset does not rest on the default.
+    default_step: Optional[int] = None
+    default_notes: tuple = ()
 
 
 class AddressEvaluator:
@@ -441,7 +447,9 @@ class AddressEvaluator:
         if lane_opaque:
             return [WarpAddresses(w, "unknown", why=f"the index depends on `{user_text(lane_opaque[0].args[0])}`, "
                                   "which the analysis does not model") for w in warps]
-        e, defaulted = self._apply_defaults(e, notes)
+        n0 = len(notes)
+        e, defaulted, step = self._apply_defaults(e, notes)
+        dnotes = tuple(notes[n0:]) if step is not None else ()
         U, T = _split(e, self._thread_syms)
         out = []
         t_free = T.free_symbols - self._thread_syms
@@ -468,9 +476,13 @@ class AddressEvaluator:
                     offs.append(int(v))
                 if ok:
                     sc = [(p, [r + o for o in offs]) for r, p in sorted(dist.items())]
-                    out.append(WarpAddresses(w, "ok", lanes, sc, list(notes), False, defaulted))
+                    out.append(WarpAddresses(w, "ok", lanes, sc, list(notes), False, defaulted,
+                                             default_step=step, default_notes=dnotes))
                     continue
-            out.append(self._sampled(e, w, lanes, notes, defaulted))
+            wa = self._sampled(e, w, lanes, notes, defaulted)
+            if wa.status == "ok" and step is not None:
+                wa.default_step, wa.default_notes = step, dnotes
+            out.append(wa)
         return out
 
     def _warp_uniform_load(self, load, warps: list) -> bool:
@@ -538,28 +550,41 @@ class AddressEvaluator:
                          ", ".join(f"`{user_text(a.name)}`" for a in atoms))
         return WarpAddresses(warp, "ok", lanes, scenarios, notes, bool(atoms), defaulted)
 
-    def _apply_defaults(self, e: sp.Expr, notes: list) -> tuple[sp.Expr, bool]:
+    def _apply_defaults(self, e: sp.Expr, notes: list) -> tuple[sp.Expr, bool, Optional[int]]:
         """Give unbound parameters their stated default where a number is needed: in the
-        thread-dependent part, or where they shift the warp by other than a multiple of 256."""
+        thread-dependent part, or where they shift the warp by other than a multiple of 256.
+
+        Returns (expression, defaulted, step): ``step`` is set when every defaulted term is
+        the same for all lanes (an integer coefficient times uniform values): another value
+        of the parameters then moves the whole warp by a multiple of ``gcd(coefficients,
+        256)`` bytes from where the default puts it, and nothing else."""
         if not self.b.defaults:
-            return e, False
+            return e, False, None
         need = set()
+        step = self.modulus
+        uniform_only = True
         for t in sp.Add.make_args(e):
             fs = t.free_symbols
             ds = {s for s in fs if s in self.b.defaults}
             if not ds:
                 continue
+            c, _ = t.as_coeff_Mul()
             if fs & self._thread_syms:
                 need |= ds
+                uniform_only = False
                 continue
-            c, _ = t.as_coeff_Mul()
             if not (c.is_Integer and int(c) % self.modulus == 0):
                 need |= ds
+                if c.is_Integer:
+                    step = math.gcd(step, int(c))
+                else:
+                    uniform_only = False
         if not need:
-            return e, False
+            return e, False, None
         for s in sorted(need, key=lambda s: s.name):
             notes.append(self.b.describe(s))
-        return sp.expand(e.xreplace({s: self.b.defaults[s] for s in need})), True
+        return (sp.expand(e.xreplace({s: self.b.defaults[s] for s in need})), True,
+                step if uniform_only and step < self.modulus else None)
 
     def _residues(self, U: sp.Expr, notes: list) -> Optional[dict]:
         """Distribution of ``U mod modulus`` (residue -> probability), or None when a

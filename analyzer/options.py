@@ -97,6 +97,7 @@ _RULE_FACTS = {
     "CL0": set(), "CL1": {"resources", "accesses"}, "CL2": {"accesses"}, "CL3": {"accesses"},
     "CL4": {"resources", "occupancy"}, "CL5": {"cgma", "roofline"}, "CL6": {"sync"}, "CL7": set(),
     "CL615": {"accesses"},  # a rule of its own: texture reads of memory the kernel writes
+    "CL404": {"accesses"},  # the guards of the accesses against the launch grid
     # the global-memory race check, a part of ``sync`` with runs of its own (global_races.py)
     "CL606": {"sync", "global_races"}, "CL607": {"sync", "global_races"},
 }

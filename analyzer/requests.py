@@ -30,6 +30,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import itertools
+import math
 from fractions import Fraction
 from typing import Optional
 
@@ -41,6 +42,7 @@ from .lanes import Lane, num, num_bool, num_bool_lanes, num_lanes, thread_values
 _MAX_BLOCKS = 24  # blocks sampled when a guard depends on blockIdx
 _MAX_WARPS = 10   # warps of a block sampled (the first and last always)
 _MAX_ITERS = 8    # iterations sampled per loop level when a guard or trip depends on it
+_EXACT_ITERS = 64  # lanes leaving a loop over at most this many iterations are each taken
 _BUDGET = 150_000  # condition evaluations per kernel before counts are given up (None)
 
 
@@ -366,7 +368,14 @@ def forwarded_from(e: S.AccessEvent, events: list, levels: int,
         if tuple(a.loops) != tuple(loops[:len(a.loops)]) or not _path_subset(a.path, e.path):
             continue
         # a store in between that may change the value, or an atomic access
-        return None if ix.store_between(e, a.seq, start) else a
+        if ix.store_between(e, a.seq, start):
+            return None
+        # ... or one in a loop around e that does not hold a: it comes back before the next
+        # iteration's load (gramschmidt's `a[i*NJ + j] -= q[i*NJ + k] * r[k*NJ + j]` reloads
+        # r each iteration after storing to a, which may alias it)
+        if any(ix.blocked(li, e) for li in loops[len(a.loops):]):
+            return None
+        return a
     return None
 
 
@@ -629,6 +638,17 @@ class RequestCounter:
             used |= getattr(c, "free_symbols", set())
         for _, t in trips:
             used |= getattr(t, "free_symbols", set())
+        # A loop variable that only moves the address by c bytes an iteration (no guard or
+        # trip uses it): moving every lane by 32 bytes moves each onto the next sector, so the
+        # cost depends on the iteration modulo 32 / gcd(c, 32) only.
+        periods = {}
+        for it, _ in trips:
+            if it is None or any(it in getattr(x, "free_symbols", set())
+                                 for x in conds + [t for _, t in trips]):
+                continue
+            c = sp.expand(off).coeff(it)
+            if isinstance(c, sp.Integer) and it not in sp.expand(off - c * it).free_symbols:
+                periods[it] = 32 // math.gcd(int(c), 32)
 
         def walk(lanes, depth, extra, wt):
             if depth == len(trips):
@@ -652,10 +672,23 @@ class RequestCounter:
             tmin, tmax = min(counts), max(counts)
             if it not in used and tmin == tmax:
                 return walk(lanes, depth + 1, {**extra, it: 0}, wt * tmax)
+            period = periods.get(it)
             # Two strata: every lane in the loop (0..tmin), lanes leaving it (tmin..tmax).
-            for lo, hi in ((0, tmin), (tmin, tmax)):
+            for every, (lo, hi) in ((True, (0, tmin)), (False, (tmin, tmax))):
                 n = hi - lo
                 if n <= 0:
+                    continue
+                if period is not None and (every or n <= _EXACT_ITERS):
+                    # exact: with the same lanes the cost repeats every `period` iterations
+                    # (evenly spaced samples alias with it: data[i*M + j1 + 1 + it] is
+                    # misaligned 7 iterations in 8), and the lanes leaving one by one are
+                    # each taken
+                    step = period if every else n
+                    for r in range(min(step, n)):
+                        it_v = lo + r
+                        live = lanes if every else [ln for ln, c in zip(lanes, counts) if c > it_v]
+                        if live:
+                            walk(live, depth + 1, {**extra, it: it_v}, wt * ((n - r + step - 1) // step))
                     continue
                 k = min(n, _MAX_ITERS // 2 if lo == 0 and tmin < tmax else _MAX_ITERS)
                 for j in range(k):

@@ -108,13 +108,10 @@ def kernel_rows(prog: dict) -> dict:
     return out
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("raw")
-    ap.add_argument("-o", "--output", default=os.path.join(HERE, "..", "tests", "data", "realcode-measured.json"))
-    ap.add_argument("--src", default=os.path.join(HERE, "..", "tests", "realcode"))
-    a = ap.parse_args()
-    raw = json.load(open(a.raw))
+def collect(raw: dict, src: str) -> dict:
+    """The measured document (``realcode-measured.json``'s form) of a raw run: every distilled
+    program's kernels. A program's ``file`` (repository-relative) names its source; without
+    one it is ``tests/realcode/NAME.cu`` under ``src``."""
     progs = raw["programs"]
     kernels = []
     for name, prog in sorted(progs.items()):
@@ -124,14 +121,17 @@ def main() -> int:
         regs = ptxas_registers(comp.get("ptxas", ""))
         funcs = parse_nvdisasm(comp.get("sass", ""))
         secs = parse_source_page((prog.get("ncu") or {}).get("source_csv", ""))
-        params = params_of(os.path.join(a.src, name + ".cu"))
+        rel = prog.get("file") or f"tests/realcode/{name}.cu"
+        path = os.path.join(src, name + ".cu") if not prog.get("file") else \
+            os.path.join(HERE, "..", rel)
+        params = params_of(path)
         orig = kernel_rows(progs.get(ORIGINALS.get(name, "orig_" + name), {}))
         for kname, info in kernel_rows(prog).items():
             rows = secs.get(kname, [])
             fn = match_function(rows, funcs) if rows else None
             m = info["measured"]
             m["ptxas_registers"] = regs.get(fn) if fn else None
-            entry = {"file": f"tests/realcode/{name}.cu", "kernel": kname, "function": kname.split("<")[0],
+            entry = {"file": rel, "kernel": kname, "function": kname.split("<")[0],
                      "mangled": fn, "launch": info["launch"], "params": params.get(kname.split("<")[0], {}),
                      "measured": m, "accesses": instructions(rows, funcs.get(fn, {}))}
             o = orig.get(kname)
@@ -139,11 +139,22 @@ def main() -> int:
                 entry["original"] = {"program": ORIGINALS.get(name, "orig_" + name), "launch": o["launch"],
                                      "measured": o["measured"]}
             kernels.append(entry)
-    doc = {"device": raw.get("device"), "tools": raw.get("tools"),
-           "build": "nvcc -O3 -arch=sm_90 -lineinfo (whole program: host code and kernels)",
-           "profiler": "ncu --clock-control none --cache-control all --section SourceCounters, first launch of each kernel",
-           "originals": {k: v.get("origin") for k, v in progs.items() if v.get("kind") == "original"},
-           "kernels": kernels}
+    return {"device": raw.get("device"), "tools": raw.get("tools"),
+            "build": "nvcc -O3 -arch=sm_90 -lineinfo (whole program: host code and kernels)",
+            "profiler": "ncu --clock-control none --cache-control all --section SourceCounters, first launch of each kernel",
+            "originals": {k: v.get("origin") for k, v in progs.items() if v.get("kind") == "original"},
+            "kernels": kernels}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("raw")
+    ap.add_argument("-o", "--output", default=os.path.join(HERE, "..", "tests", "data", "realcode-measured.json"))
+    ap.add_argument("--src", default=os.path.join(HERE, "..", "tests", "realcode"))
+    a = ap.parse_args()
+    raw = json.load(open(a.raw))
+    doc = collect(raw, a.src)
+    kernels = doc["kernels"]
     os.makedirs(os.path.dirname(os.path.abspath(a.output)), exist_ok=True)
     with open(a.output, "w") as f:
         json.dump(doc, f, indent=1)

@@ -186,7 +186,10 @@ def compare_lines(accesses: list, measured: dict) -> list:
     """Rows of the per-access table. ``accesses``: cudalint's (explain JSON shape: line, column,
     space, kind, sectors_per_request / wavefronts_per_request, issued); ``measured``: ``per_line``.
     One row per (line, space, direction) seen on either side; the prediction is the mean over
-    cudalint's accesses on the line (an access the compiler keeps in a register is left out)."""
+    cudalint's accesses on the line (an access the compiler keeps in a register is left out),
+    weighted by each access's predicted requests when every one has a count -- as the
+    measurement weights the line's instructions by their executions (``x[i] += A[i*n + j] *
+    y[j]`` with x loaded once before the loop: (32 + 1) / 2 a request, not (4 + 32 + 1) / 3)."""
     from .validate_report import agree
 
     pred: dict = {}
@@ -200,12 +203,12 @@ def compare_lines(accesses: list, measured: dict) -> list:
         key = (a.get("line"), a["space"], a["kind"])
         cols.setdefault(key, []).append(a.get("column"))
         if v is not None:
-            pred.setdefault(key, []).append(float(v))
+            pred.setdefault(key, []).append((float(v), a.get("requests")))
     rows = []
     for key in sorted(set(pred) | set(measured) | set(cols), key=lambda k: (k[0] or 0, k[1], k[2])):
         line, space, kind = key
         field = "sectors_per_request" if space == "global" else "wavefronts_per_request"
-        p = sum(pred[key]) / len(pred[key]) if pred.get(key) else None
+        p = _line_mean(pred[key]) if pred.get(key) else None
         m = measured.get(key)
         mv = m["measured"] if m else None
         if p is not None and mv is not None:
@@ -221,3 +224,12 @@ def compare_lines(accesses: list, measured: dict) -> list:
                      "requests": m["requests"] if m else None, "instructions": m["instructions"] if m else 0,
                      "predicted_accesses": len(pred.get(key, [])), "note": note})
     return rows
+
+
+def _line_mean(vals: list) -> float:
+    """Mean of (figure, predicted requests) pairs: request-weighted when every count is known
+    and some is positive, else plain."""
+    reqs = [r for _, r in vals]
+    if all(isinstance(r, (int, float)) and not isinstance(r, bool) for r in reqs) and sum(reqs) > 0:
+        return sum(v * r for v, r in vals) / sum(reqs)
+    return sum(v for v, _ in vals) / len(vals)

@@ -49,7 +49,9 @@ def uncoalesced(ctx: RuleContext):
     warn_eff = float(ctx.option(me, "warning_efficiency"))
 
     def pred(a):
+        # a load the compiler serves from a register (issued False) makes no request to cost
         return (a.space == "global" and a.pattern == "strided" and a.sectors_per_request is not None
+                and a.issued
                 and a.contiguous_sectors and a.sectors_per_request >= min_ratio * a.contiguous_sectors - 1e-9)
 
     seen = set()
@@ -281,6 +283,7 @@ def misaligned(ctx: RuleContext):
         # Misaligned in every request: a sliding window (`x[i + t]` over t) that is aligned for
         # some t is the algorithm's shape, not a fixable offset.
         return (a.space == "global" and a.pattern == "misaligned" and a.sectors_per_request is not None
+                and a.issued
                 and a.contiguous_sectors and a.min_sectors is not None
                 and a.min_sectors > a.contiguous_sectors + 1e-9)
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from ..analyzer.global_races import who
 from .barriers import _text
 from .context import RuleContext
@@ -162,6 +164,14 @@ def _diag(ctx, me, ks, r, kf):
     if r.iterations:
         line, ia, ib = r.iterations
         msg += f" (iterations {ia} and {ib} of the loop at line {line})"
+    dim = _ignored_dimension(ks, r)
+    if dim:
+        n = ks.block["xyz".index(dim)]
+        rest = "/".join(f"threadIdx.{d}" for d, e in zip("xyz", ks.block) if d != dim and e > 1)
+        msg += (f"; the index does not depend on threadIdx.{dim}: the {n} threads along {dim} "
+                f"(blockDim.{dim} = {n})" + (f" with the same {rest}" if rest else "") +
+                f" all access that element (make the index use threadIdx.{dim}, or launch "
+                f"blockDim.{dim} = 1)")
     sev = None
     if r.assumed:
         name = r.assumed.split(" = ")[0]
@@ -191,3 +201,52 @@ def _diag(ctx, me, ks, r, kf):
         notes.append(ks.global_note)
     msg += " [" + "; ".join(notes) + "]"
     return ctx.diag(me, r.b.range, msg, kernel=kf.name, related=related, severity=sev)
+
+
+#: executions of each racing access looked at for the dimension its index ignores
+_DIM_RECORDS = 256
+
+
+def _ignored_dimension(ks, r) -> str:
+    """The one thread dimension (x, y or z) in which the race's two threads differ, when the
+    element each of the two accesses touches is the same for every thread along it in all
+    their recorded executions, in a block with another dimension of extent > 1 that the index
+    follows: atax's ``tmp[i]`` with ``i = blockIdx.x * blockDim.x + threadIdx.x`` in a 32x8
+    block. '' otherwise (another run's threads, an unknown index, a 1-D block, one element for
+    the whole block)."""
+    if r.inter or r.byte_off is None or r.ts is not None:
+        return ""
+    ts = ks.sim.ts
+    a, b = r.thread_a, r.thread_b
+    if ts.blk[a] != ts.blk[b]:
+        return ""
+    coords = (ts.tx, ts.ty, ts.tz)
+    diff = [d for d, c in zip("xyz", coords) if c[a] != c[b]]
+    if len(diff) != 1 or ks.block["xyz".index(diff[0])] < 2:
+        return ""
+    if not any(e > 1 for d, e in zip("xyz", ks.block) if d != diff[0]):
+        return ""  # a 1-D block: "both write out[0]" says it all (a flag, a reduction's slot)
+    i = "xyz".index(diff[0])
+    bx, by, _ = ks.block
+    checked = {id(r.a): 0, id(r.b): 0}
+    varies = False
+    for _var, node, th, keys, tokened, _w in getattr(ks.sim.glog, "probe_sig", None) or ():
+        if id(node) not in checked or checked[id(node)] >= _DIM_RECORDS:
+            continue
+        th = np.asarray(th)
+        keys = np.asarray(keys)
+        if tokened is not None and np.any(np.asarray(tokened)):
+            return ""
+        if len(th) < 2:
+            continue
+        c = [coords[j][th] for j in range(3)]
+        c[i] = np.zeros_like(c[i])
+        group = ts.blk[th] * (bx * by * max(1, ks.block[2])) + c[0] + bx * (c[1] + by * c[2])
+        _, first, inv = np.unique(group, return_index=True, return_inverse=True)
+        if np.any(keys != keys[first][inv]):
+            return ""
+        varies |= len(np.unique(keys)) > 1
+        checked[id(node)] += 1
+    # the index follows the other thread dimensions (atax's i from threadIdx.x): one element
+    # for the whole block is another matter
+    return diff[0] if all(checked.values()) and varies else ""

@@ -235,3 +235,119 @@ def _low_message(name: str, r, res, occ, threshold: float, where: str, steps: Op
     if res.is_estimate:
         msg += f" - registers per thread are an ESTIMATE ({res.registers}): no ptxas report"
     return msg
+
+
+@rule(
+    "CL404", "grid-short-of-guard", "warning",
+    "The launch grid ends before the index range the kernel's guard admits",
+    what="For a kernel launched with a grid and block known from its launch site, reads the "
+         "guards of its memory accesses that bound a global thread index, `blockIdx.d * "
+         "blockDim.d + threadIdx.d` (plus a constant), by a known number (`if (i < n)` with `n` "
+         "from the launch): when the largest index the grid reaches, gridDim.d × blockDim.d - 1, "
+         "is below the largest the guard lets through, the indices in between are never "
+         "processed. The message gives both ranges and where the bound's value comes from. A "
+         "shortfall of at most one block, or of a tenth of the range, is left alone (a loose "
+         "guard on a launch moved on purpose, such as `k<<<blocks - 1, b>>>(data + b, n)`). "
+         "Guards of loops (a grid-stride loop's `i < n`) are not read; a kernel launched at "
+         "several sites with different configurations or arguments is not checked (each launch "
+         "may cover its own part of the range).",
+    why="The grid is usually computed from the same size as the guard (`ceil(n / block.x)` "
+        "blocks); a grid computed from another size or another block extent (`ceil(N / "
+        "DIM_X)` for the y extent of a 32x8 block, PolyBench-ACC's covariance) leaves the rest "
+        "of the data untouched, and nothing fails at run time: the results are silently wrong.",
+    example="""
+__global__ void center(float* data, const float* mean, int n, int m) {
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    int i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i < n && j < m) data[i * m + j] -= mean[j];
+}
+// block (32, 8), grid (m / 32, n / 32): rows i < n / 4 only""",
+    how_to_fix="Size the grid from the guard's bound and the block extent of the same dimension "
+               "(`(n + block.y - 1) / block.y`), or loop over the rest (a grid-stride loop).",
+)
+def grid_short_of_guard(ctx: RuleContext):
+    me = RULES["CL404"]
+    import sympy as sp
+
+    from ..analyzer import symbolic as S
+    from ..analyzer.requests import _guards
+
+    for k in ctx.kernels:
+        lc = k.launch
+        tbl = k.accesses
+        if lc.source != "launch-site" or not lc.grid or tbl is None or tbl.evaluator is None:
+            continue
+        if any("different configurations" in x for x in lc.assumptions):
+            continue
+        tu = getattr(ctx.analysis, "tu", None)
+        if tu is not None:
+            from ..analyzer.launch import site_matches
+            sites = [s for s in tu.launches if site_matches(s, k.function)]
+            # launched more than once with other arguments (an offset, another size): each
+            # launch may cover its own part of the range
+            if len({(s.block, s.grid, tuple(s.arg_values or ())) for s in sites}) > 1:
+                continue
+        ev = tbl.evaluator
+        thread = {i.component: s for s, i in ev.syms.info.items() if i.kind == S.THREAD}
+        block = {i.component: s for s, i in ev.syms.info.items() if i.kind == S.BLOCK}
+        found: dict = {}  # dimension -> (largest index admitted, access)
+        for a in tbl.accesses:
+            e = a.event
+            if e is None:
+                continue
+            for c in _guards(e):
+                for c1 in (c.args if isinstance(c, sp.And) else (c,)):
+                    hi = _admitted_max(ev.b.bind(c1), thread, block, lc)
+                    if hi is None:
+                        continue
+                    d, top = hi
+                    if d not in found or top > found[d][0]:
+                        found[d] = (top, a)
+        for d, (top, a) in sorted(found.items()):
+            i = "xyz".index(d)
+            reach = lc.grid[i] * lc.block[i] - 1
+            # a tail of up to a block, or a tenth of the range, is more often a loose guard on
+            # a launch moved on purpose (`uniform_add<<<blocks - 1, b>>>(data + b, ...)` of
+            # cuda-samples' shfl_scan) than work left undone
+            if reach >= top or top - reach <= lc.block[i] or (reach + 1) >= 0.9 * (top + 1):
+                continue
+            site = lc.site
+            src = ""
+            vals = [x for x in lc.assumptions if x.startswith("values from the callers")]
+            if vals:
+                src = f" [{vals[0]}]"
+            nb = f"{lc.grid[i]} block{'s' if lc.grid[i] != 1 else ''}"
+            msg = (f"the grid of `{k.name}` ends before its guard's range along {d}: "
+                   f"{nb} of {lc.block[i]} threads (gridDim.{d} x blockDim.{d}) reach "
+                   f"index {reach} of `blockIdx.{d} * blockDim.{d} + threadIdx.{d}`, the guard at "
+                   f"line {a.line} admits up to {top}: indices {reach + 1}..{top} are never "
+                   f"processed{src}")
+            where = site.range if site is not None and ctx.in_file(site.range) else _kernel_range(ctx, k.function)
+            yield ctx.diag(me, where, msg, kernel=k.name)
+
+
+def _admitted_max(c, thread: dict, block: dict, lc) -> Optional[tuple]:
+    """(dimension, largest index) that a guard ``c`` on ``blockIdx.d * blockDim.d +
+    threadIdx.d + c0`` admits (``<`` or ``<=`` a number), or None for any other condition."""
+    import sympy as sp
+
+    if isinstance(c, (sp.StrictLessThan, sp.LessThan)):
+        lhs, rhs, strict = c.lhs, c.rhs, isinstance(c, sp.StrictLessThan)
+    elif isinstance(c, (sp.StrictGreaterThan, sp.GreaterThan)):
+        lhs, rhs, strict = c.rhs, c.lhs, isinstance(c, sp.StrictGreaterThan)
+    else:
+        return None
+    diff = sp.expand(lhs - rhs)
+    for d in "xyz":
+        t, b = thread.get(d), block.get(d)
+        if t is None or b is None or not diff.has(t):
+            continue
+        n = lc.block["xyz".index(d)]
+        if diff.coeff(t) != 1 or diff.coeff(b) != n:
+            return None
+        rest = sp.expand(diff - t - n * b)
+        if not isinstance(rest, sp.Integer):
+            return None
+        # idx + rest < 0 (or <= 0): idx <= -rest - 1 (or -rest)
+        return d, int(-rest - 1 if strict else -rest)
+    return None

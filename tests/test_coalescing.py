@@ -397,3 +397,63 @@ def test_one_piece_per_thread_split_into_accesses_is_not_uncoalesced(tmp_path):
     t = sorted((d.location.line, d.severity, d.message[:40]) for d in diags
                if d.code == "CL201" and d.kernel == "tile_rows")
     assert [(ln, sev) for ln, sev, _ in t] == [(26, "warning"), (27, "warning"), (28, "info")]
+
+
+# A column kernel launched once per column from a host loop (PolyBench gramschmidt_kernel2):
+# `k` is not known statically. Lanes are 2048 floats (8 KB) apart, so each lane has a sector of
+# its own whatever k is (k only moves the whole warp): 32 sectors, 4 of 32 bytes used. r[k][k]
+# is one word for the warp: 1 sector for any k. Neither figure rests on a value of k.
+HOST_LOOP_COLUMN = """
+    __global__ void column_scale(const float* a, const float* r, float* q, int k) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        q[i * 2048 + k] = a[i * 2048 + k] / r[k * 2048 + k];
+    }
+    __global__ void row_shift(const float* a, float* q, int k) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        q[i] = a[i + k];
+    }
+    void run(const float* a, const float* r, float* q) {
+        for (int k = 0; k < 2048; k++) {
+            column_scale<<<8, 256>>>(a, r, q, k);
+            row_shift<<<8, 256>>>(a, q, k);
+        }
+    }"""
+
+
+def test_default_that_only_moves_the_warp_is_not_an_assumption(tmp_path):
+    diags, fa = _check(tmp_path, HOST_LOOP_COLUMN)
+    for arr, kind in (("a", "load"), ("q", "store")):
+        acc = _acc(fa, arr, kind, kernel="column_scale")
+        assert (acc.sectors_per_request, acc.efficiency, acc.pattern) == (32, 0.125, "strided")
+        assert not any("assumed" in n for n in acc.assumptions), acc.assumptions
+    r = _acc(fa, "r", kernel="column_scale")
+    assert (r.sectors_per_request, r.pattern) == (1, "broadcast")
+    assert not any("assumed" in n for n in r.assumptions)
+    d = sorted((x.location.column, x.severity) for x in diags
+               if x.code == "CL201" and x.kernel == "column_scale")
+    # both are confident warnings (they were info, "k assumed 1024 (no value known)")
+    assert d == [(5, "warning"), (23, "warning")], d
+    assert not any("k assumed" in x.message for x in diags if x.kernel == "column_scale")
+    # a[i + k]: aligned (4 sectors) when k is a multiple of 8 floats, else 5: here the figure
+    # does rest on the stated default, and says so
+    acc = _acc(fa, "a", kernel="row_shift")
+    assert acc.sectors_per_request == 4 and "k assumed 1024 (no value known)" in acc.assumptions
+
+
+def test_load_served_from_a_register_is_not_called_uncoalesced(tmp_path):
+    # PolyBench CORR's symmat[j1*M + j2] += ...: the load of the accumulator is forwarded from
+    # the store before the loop (nvcc keeps it in a register; the H100 measured no load on the
+    # line), the store is issued every iteration. Lanes 32 floats apart: 32 sectors a store.
+    diags, fa = _check(tmp_path, """
+        __global__ void acc(float* s, float* a) {
+            int i = threadIdx.x;
+            s[i * 32] = 0.0f;
+            for (int j = 0; j < 64; j++)
+                s[i * 32] += a[j];
+        }
+        void run(float* s, float* a) { acc<<<1, 32>>>(s, a); }""")
+    ld = _acc(fa, "s", "load")
+    assert ld.issued is False and ld.sectors_per_request == 32
+    msgs = [(d.location.line, d.message) for d in diags if d.code == "CL201"]
+    assert [line for line, _ in msgs] == [4, 6], msgs
+    assert all(m.startswith("uncoalesced global store `s[i * 32]`") for _, m in msgs), msgs

@@ -428,3 +428,54 @@ def test_array_parameter_keeps_its_target_after_a_truncated_loop(tmp_path):
     relax = next(f for f in fa.tu.functions if f.name == "relax")
     outer = next(s for s in relax.body.walk() if isinstance(s, ir.Loop))
     assert "dist" in {v.name for v in _loop_rebinds(outer)}
+
+
+def _cl606(tmp_path, src):
+    from cudalint.rules.runner import CheckOptions, check_file
+
+    p = tmp_path / "k.cu"
+    p.write_text(textwrap.dedent(src))
+    res, _ = check_file(str(p), AnalysisOptions(use_ptxas=False), CheckOptions(select=["CL606"]))
+    return [d.message for d in res.diagnostics if d.code == "CL606"]
+
+
+def test_race_says_which_thread_dimension_the_index_ignores(tmp_path):
+    # PolyBench ATAX: 32x8 blocks over a 1-D grid, i from threadIdx.x only. Threads (0,0) and
+    # (0,1) write tmp[0]; so do the other 6 threads with threadIdx.x = 0, whatever barrier
+    # were put between the statements.
+    msgs = _cl606(tmp_path, """
+    __global__ void atax1(const float* A, const float* x, float* tmp, int ny)
+    {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        tmp[i] = 0;
+        for (int j = 0; j < ny; j++)
+            tmp[i] += A[i * 4096 + j] * x[j];
+    }
+    int main() { float *a, *x, *t; atax1<<<128, dim3(32, 8)>>>(a, x, t, 4096); return 0; }
+    """)
+    assert len(msgs) == 1, msgs
+    assert ("the index does not depend on threadIdx.y: the 8 threads along y (blockDim.y = 8) "
+            "with the same threadIdx.x all access that element") in msgs[0]
+    # out[threadIdx.y]: the 32 threads of a row write one element
+    msgs = _cl606(tmp_path, """
+    __global__ void rows(float* out) { out[threadIdx.y] = threadIdx.x; }
+    int main() { float *o; rows<<<1, dim3(32, 4)>>>(o); return 0; }
+    """)
+    assert len(msgs) == 1 and "does not depend on threadIdx.x: the 32 threads along x (blockDim.x = 32) " \
+        "with the same threadIdx.y" in msgs[0], msgs
+    # a[i + 1] += ...: threads i and i + 1 meet, but each index uses threadIdx.x: no such note
+    msgs = _cl606(tmp_path, """
+    __global__ void shift(float* a) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        a[i] = 2.0f * a[i];
+        a[i + 1] += 1.0f;
+    }
+    int main() { float *a; shift<<<4, 256>>>(a); return 0; }
+    """)
+    assert msgs and not any("does not depend" in m for m in msgs), msgs
+    # one element for a whole 1-D block (a flag): the plain message
+    msgs = _cl606(tmp_path, """
+    __global__ void flag(int* f) { *f = 1 + threadIdx.x; }
+    int main() { int *f; flag<<<1, 256>>>(f); return 0; }
+    """)
+    assert msgs and not any("does not depend" in m for m in msgs), msgs

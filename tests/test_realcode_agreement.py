@@ -43,7 +43,7 @@ DISAGREE = {
 # Rows that agreed when this test was written: the table test fails if fewer agree.
 BASELINE = {"grid": 56, "registers": 56, "occupancy": 56, "global_ld": 56, "global_st": 56, "shared_ld": 3,
             "shared_st": 4}
-BASELINE_ACCESS_AGREE = 190
+BASELINE_ACCESS_AGREE = 192
 _EXACT = ("registers", "occupancy")  # compared only where ptxas gave the registers
 
 

@@ -112,6 +112,27 @@ def test_compare_lines_against_cudalint_accesses():
     assert rows[(34, "global", "load")]["predicted"] == 16.5 and rows[(34, "global", "load")]["agree"] is True
 
 
+def test_compare_lines_weights_accesses_by_their_requests():
+    # PolyBench mvt_kernel1 (N = 4096, 16 blocks of 256): x1[i] += a[i*N + j] * y_1[j] with x1
+    # loaded once before the j loop (128 requests), a (32 sectors) and y_1 (1) every iteration
+    # (524288 requests each). The H100 measured 16.4985 sectors per load request on the line:
+    # (128*4 + 524288*32 + 524288*1) / (128 + 2*524288). The plain mean of the three accesses,
+    # (4 + 32 + 1) / 3 = 12.33, disagreed by 4.2 sectors.
+    measured = {(31, "global", "load"): {"measured": 16.4985, "requests": 1048704, "instructions": 33}}
+    acc = [{"line": 31, "column": 13, "space": "global", "kind": "load", "sectors_per_request": 4,
+            "requests": 128},
+           {"line": 31, "column": 22, "space": "global", "kind": "load", "sectors_per_request": 32,
+            "requests": 524288},
+           {"line": 31, "column": 37, "space": "global", "kind": "load", "sectors_per_request": 1,
+            "requests": 524288}]
+    r = compare_lines(acc, measured)[0]
+    assert r["predicted"] == (128 * 4 + 524288 * 33) / (128 + 2 * 524288)
+    assert abs(r["predicted"] - 16.4985) < 1e-4 and r["agree"] is True
+    # a count missing on the line: the plain mean, as before
+    acc[0]["requests"] = None
+    assert compare_lines(acc, measured)[0]["predicted"] == (4 + 32 + 1) / 3
+
+
 def test_committed_measurements_are_consistent():
     """In the committed real-code set, the per-line grouping reproduces each kernel's measured
     global load sectors per request (the kernel counter is the same sum over instructions)."""
