@@ -66,8 +66,12 @@ def uncoalesced(ctx: RuleContext):
                     seen.add(key)
                     yield ctx.diag(me, site, msg, kernel=k.name, severity="info")
             continue
-        stride = f"neighbouring lanes are {a.stride} elements apart" if a.stride is not None else \
-            "the lanes' addresses are scattered"
+        if a.stride is not None and getattr(a.cost, "stride_between_executing", False):
+            stride = (f"the lanes that execute it change from iteration to iteration and, in the "
+                      f"first sampled one, are {a.stride} elements apart")
+        else:
+            stride = f"neighbouring lanes are {a.stride} elements apart" if a.stride is not None else \
+                "the lanes' addresses are scattered"
         unit = "sectors" if (a.cost is None or getattr(a.cost, "unit_bytes", 32) == 32) else "128-byte lines"
         msg = (f"uncoalesced global {kinds(g)} `{ctx.access_text(a)}`: {stride}; "
                f"{num(a.sectors_per_request)} {unit} per request where contiguous elements would "
