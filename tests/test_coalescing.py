@@ -397,3 +397,44 @@ def test_one_piece_per_thread_split_into_accesses_is_not_uncoalesced(tmp_path):
     t = sorted((d.location.line, d.severity, d.message[:40]) for d in diags
                if d.code == "CL201" and d.kernel == "tile_rows")
     assert [(ln, sev) for ln, sev, _ in t] == [(26, "warning"), (27, "warning"), (28, "info")]
+
+
+LOOP_PIECES = """
+#define SEGM 4
+__global__ void chunk(int *out, const int *in)
+{
+    int idx = threadIdx.x * SEGM;
+    int v[SEGM];
+    for (int i = 0; i < SEGM; i++) v[i] = in[idx + i];
+    for (int i = 0; i < SEGM; i++) out[idx + i] = v[SEGM - 1 - i];
+}
+
+__global__ void half_chunk(int *out, const int *in)
+{
+    int idx = threadIdx.x * SEGM;
+    for (int i = 0; i < 2; i++) out[idx + i] = in[idx + i];
+}
+"""
+
+
+def test_one_piece_per_thread_read_by_a_counted_loop_is_not_uncoalesced(tmp_path):
+    """The textbook's shuffle example (test_shfl_xor_array): each thread reads its 4 ints with a
+    loop, in[4t + i] for i = 0..3. Each iteration's request spans 32 x 16 B = 512 B = 16
+    sectors and uses 128 B (25%), but the 4 iterations together use every byte of them, as
+    the same reads written as 4 statements do: an info, one per loop, not an uncoalesced
+    warning. A loop covering only half of each thread's 16 bytes (i < 2) leaves half of every
+    sector unused: still uncoalesced (16 sectors, 25% per request)."""
+    diags, fa = _check(tmp_path, LOOP_PIECES, block=(32, 1, 1))
+    a = _acc(fa, "in", kernel="chunk")
+    assert (a.sectors_per_request, a.efficiency, a.stride) == (16, 0.25, 4)
+    f = sorted((d.location.line, d.severity) for d in diags if d.code == "CL201" and d.kernel == "chunk")
+    assert f == [(7, "info"), (8, "info")]
+    m = {d.location.line: d.message for d in diags if d.code == "CL201" and d.kernel == "chunk"}
+    assert m[7].startswith("global load `in[idx + i]` in the loop at line 7: each thread reads 16 "
+                           "contiguous bytes as 4 separate 4-byte accesses, one per iteration, so "
+                           "each warp request touches 16 sectors and uses 25% of them; together "
+                           "the 4 requests use every byte of those sectors")
+    assert "global store `out[idx + i]` in the loop at line 8: each thread writes 16" in m[8]
+    h = [d for d in diags if d.code == "CL201" and d.kernel == "half_chunk"]
+    assert len(h) == 2 and all(d.severity == "warning" and d.message.startswith("uncoalesced")
+                               for d in h)
