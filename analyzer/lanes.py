@@ -520,6 +520,10 @@ class AddressEvaluator:
         """The conditions of ``path`` that name a loop-doubled or -halved variable with known
         values and otherwise only thread indices and known values: they decide, per sampled
         value, which lanes execute."""
+        key = ("seq-guards", tuple(path))
+        hit = self._active_cache.get(key)
+        if hit is not None:
+            return hit
         out = []
         for c in path:
             c = self.b.bind(c)
@@ -530,6 +534,7 @@ class AddressEvaluator:
                     all(self.sequence(a) is not None or self.domain(a) is not None for a in free) and \
                     not c.atoms(S.MemLoad) and not c.atoms(S.Opaque):
                 out.append(c)
+        self._active_cache[key] = out
         return out
 
     def _sampled(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool,

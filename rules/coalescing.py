@@ -216,9 +216,12 @@ def _loop_pieces(a) -> Optional[tuple[int, int]]:
     iteration (``for (i = 0; i < 4; i++) v[i] = in[4 * tid + i];``): the lanes are ``stride``
     elements apart and the loop's ``stride`` iterations step one element, so together they use
     every byte of the sectors each request touches, as :func:`_split_pieces`'s separate
-    accesses do. Returns (iterations, the loop's line), else None."""
+    accesses do. Only a piece that one vector access could move (16 bytes at most): a longer
+    one (each thread walking its own row of a matrix) spreads a warp over many sectors for
+    many iterations, which L1 does not hold for all the warps of an SM: uncoalesced, as
+    before. Returns (iterations, the loop's line), else None."""
     ev, e, stride = getattr(a, "event", None), a.element_bytes, a.stride
-    if ev is None or a.atomic or not e or not isinstance(stride, int) or stride < 2:
+    if ev is None or a.atomic or not e or not isinstance(stride, int) or stride < 2 or stride * e > 16:
         return None
     node = ev.node
     while isinstance(node, ir.Cast):

@@ -414,6 +414,12 @@ __global__ void half_chunk(int *out, const int *in)
     int idx = threadIdx.x * SEGM;
     for (int i = 0; i < 2; i++) out[idx + i] = in[idx + i];
 }
+
+__global__ void row_per_thread(int *out, const int *in)
+{
+    int row = threadIdx.x * 32;
+    for (int c = 0; c < 32; c++) out[row + c] = 2 * in[row + c];
+}
 """
 
 
@@ -423,7 +429,8 @@ def test_one_piece_per_thread_read_by_a_counted_loop_is_not_uncoalesced(tmp_path
     sectors and uses 128 B (25%), but the 4 iterations together use every byte of them, as
     the same reads written as 4 statements do: an info, one per loop, not an uncoalesced
     warning. A loop covering only half of each thread's 16 bytes (i < 2) leaves half of every
-    sector unused: still uncoalesced (16 sectors, 25% per request)."""
+    sector unused: still uncoalesced (16 sectors, 25% per request); so is a thread walking a
+    row longer than one vector access."""
     diags, fa = _check(tmp_path, LOOP_PIECES, block=(32, 1, 1))
     a = _acc(fa, "in", kernel="chunk")
     assert (a.sectors_per_request, a.efficiency, a.stride) == (16, 0.25, 4)
@@ -438,3 +445,10 @@ def test_one_piece_per_thread_read_by_a_counted_loop_is_not_uncoalesced(tmp_path
     h = [d for d in diags if d.code == "CL201" and d.kernel == "half_chunk"]
     assert len(h) == 2 and all(d.severity == "warning" and d.message.startswith("uncoalesced")
                                for d in h)
+    # A thread walking its own 128-byte row: each iteration's request touches 32 sectors for
+    # 128 useful bytes (12.5%), and a warp's 4 KB of rows would have to stay in L1 for 8
+    # iterations for the loop to use them whole: no vector access reads 128 bytes, still
+    # uncoalesced.
+    r = [d for d in diags if d.code == "CL201" and d.kernel == "row_per_thread"]
+    assert len(r) == 2 and all(d.message.startswith("uncoalesced") and "32 sectors per request" in
+                               d.message for d in r)
