@@ -76,7 +76,13 @@ def uncoalesced(ctx: RuleContext):
                     seen.add(key)
                     yield ctx.diag(me, site, msg, kernel=k.name, severity="info")
             continue
-        if a.stride is not None and getattr(a.cost, "stride_between_executing", False):
+        rows = _rows(a) if a.stride == 1 else None
+        if rows is not None:
+            # adjacent lanes are adjacent elements, but the warp spans several rows of the
+            # block (blockDim.x narrower than a warp): the rows are what is apart
+            stride = (f"the warp's lanes read rows of {rows[0]} contiguous elements whose starts "
+                      f"are {rows[1]} elements apart")
+        elif a.stride is not None and getattr(a.cost, "stride_between_executing", False):
             stride = (f"the lanes that execute it change from iteration to iteration and, in the "
                       f"first sampled one, are {a.stride} elements apart")
         else:
@@ -93,6 +99,31 @@ def uncoalesced(ctx: RuleContext):
             continue
         seen.add(key)
         yield ctx.diag(me, site, msg, kernel=k.name, severity=sev)
+
+
+def _rows(a) -> Optional[tuple[int, int]]:
+    """(elements per row, elements between row starts) of the reported warp's first scenario
+    when its lanes read runs of contiguous elements of equal length, evenly spaced (a block
+    narrower than a warp: 4 x 2 threads over rows of a matrix); None otherwise."""
+    e = a.element_bytes
+    want = getattr(a.cost, "warp", None)
+    ws = [w for w in (getattr(a, "warps", None) or []) if w.status == "ok" and w.scenarios]
+    w = next((w for w in ws if w.warp == want), ws[0] if ws else None)
+    if w is None or not e:
+        return None
+    addrs = w.scenarios[0][1]
+    run = 1
+    while run < len(addrs) and addrs[run] - addrs[run - 1] == e:
+        run += 1
+    if run >= len(addrs) or len(addrs) % run:
+        return None
+    gap = addrs[run] - addrs[0]
+    if gap <= run * e or gap % e:
+        return None
+    for i in range(len(addrs)):
+        if addrs[i] != addrs[0] + (i // run) * gap + (i % run) * e:
+            return None
+    return run, gap // e
 
 
 _COMPONENT = {"x": 0, "y": 1, "z": 2, "w": 3}

@@ -452,3 +452,22 @@ def test_one_piece_per_thread_read_by_a_counted_loop_is_not_uncoalesced(tmp_path
     r = [d for d in diags if d.code == "CL201" and d.kernel == "row_per_thread"]
     assert len(r) == 2 and all(d.message.startswith("uncoalesced") and "32 sectors per request" in
                                d.message for d in r)
+
+
+def test_block_narrower_than_a_warp_names_its_rows(tmp_path):
+    """The textbook's checkThreadIndex: a 4 x 2 block over an 8-wide int matrix. Its one warp
+    has 8 lanes: (tx, ty) reads A[8 ty + tx], two rows of 4 contiguous ints (bytes 0-15 and
+    32-47): 2 sectors for 32 bytes, 50%. Adjacent lanes are adjacent elements, so the message
+    names the rows (4 elements, starts 8 apart), not 'neighbouring lanes 1 element apart'."""
+    diags, fa = _check(tmp_path, """
+        __global__ void show(const int* A, int* out, const int nx) {
+            int ix = threadIdx.x + blockIdx.x * blockDim.x;
+            int iy = threadIdx.y + blockIdx.y * blockDim.y;
+            out[iy * 8 + ix] = A[iy * 8 + ix] + 1;
+        }""", block=(4, 2, 1))
+    a = _acc(fa, "A")
+    assert (a.sectors_per_request, a.efficiency, a.stride) == (2, 0.5, 1)
+    (d,) = [d for d in diags if d.code == "CL201" and "`A[" in d.message]
+    assert "`A[iy * 8 + ix]`: the warp's lanes read rows of 4 contiguous elements whose starts " \
+        "are 8 elements apart; 2 sectors per request where contiguous elements would need 1, 50%" \
+        in d.message
