@@ -137,8 +137,9 @@ def _warp_cost(w: WarpAddresses, E: int, banks: int, width: int) -> SharedCost:
     exp_wf = Fraction(0)
     exp_min = Fraction(0)
     geo = None
-    for p, addrs in w.scenarios:
-        wf, passes = wavefronts(lanes, addrs, E, banks, width)
+    for i, (p, addrs) in enumerate(w.scenarios):
+        wf, passes = wavefronts([ln.lane for ln in w.lanes_of(i)] if w.scenario_lanes is not None
+                                else lanes, addrs, E, banks, width)
         exp_wf += p * wf
         exp_min += p * passes
         if geo is None:

@@ -50,6 +50,10 @@ class GlobalCost:
     per_warp: dict = field(default_factory=dict)  # warp -> sectors
     exact: bool = True
     min_sectors: Optional[float] = None  # the cheapest scenario (alignment) of the reported warp
+    # the lanes that execute the access change from one sampled iteration to the next (a
+    # guard on a loop-doubled variable) and, in the first one, are not adjacent lanes: the
+    # stride is between the executing lanes, not neighbouring lanes
+    stride_between_executing: bool = False
 
 
 def transaction_mode(cc: tuple[int, int], kind: str, cached_hint: Optional[bool] = None) -> str:
@@ -203,8 +207,12 @@ def _warp_cost(w: WarpAddresses, E: int, mode: str, unit: int, cc: tuple) -> Glo
     exp_ideal = Fraction(0) if D is None else 0
     exp_contig = Fraction(0) if D is None else 0
     geo = None
+    gapped = False
     min_units = None
-    for p, (_, addrs) in zip(weights, w.scenarios):
+    for i, (p, (_, addrs)) in enumerate(zip(weights, w.scenarios)):
+        if w.scenario_lanes is not None:  # this scenario's own active lanes
+            lanes = [ln.lane for ln in w.lanes_of(i)]
+            n_active = len(lanes)
         uniq = set(addrs)
         needed = len(uniq) * E
         if mode in ("sm1x", "sm10"):
@@ -224,10 +232,12 @@ def _warp_cost(w: WarpAddresses, E: int, mode: str, unit: int, cc: tuple) -> Glo
         exp_contig += p * contig_n
         if geo is None:
             geo = pattern_geometry(addrs, E)
+            gapped = w.scenario_lanes is not None and any(b - a != 1 for a, b in zip(lanes, lanes[1:]))
     if D is not None:
         exp_units, exp_needed, exp_fetched, exp_ideal, exp_contig = (
             Fraction(x, D) for x in (exp_units, exp_needed, exp_fetched, exp_ideal, exp_contig))
     contiguous, n_distinct, stride = geo
+    n_active = len(w.lanes)
     sectors = float(exp_units)
     eff = float(exp_needed / exp_fetched) if exp_fetched else None
     if n_distinct == 1 and n_active > 1:
@@ -240,7 +250,7 @@ def _warp_cost(w: WarpAddresses, E: int, mode: str, unit: int, cc: tuple) -> Glo
         pattern = "strided"
     return GlobalCost(pattern, sectors, eff, stride if pattern == "strided" else None, unit,
                       float(exp_contig), float(exp_ideal), n_distinct, n_active, w.warp,
-                      min_sectors=float(min_units))
+                      min_sectors=float(min_units), stride_between_executing=gapped)
 
 
 def warp_request_cost(addrs: list[int], elem_bytes: int, cc: tuple = (9, 0), kind: str = "load",

@@ -34,11 +34,19 @@ def walk_function(fn: ir.Function, env: Env, on_launch, on_call=None) -> None:
     _block(fn.body, env, _Hooks(on_launch, on_call))
 
 
-def propagate_program(functions: list[ir.Function], on_launch) -> None:
+def propagate_program(functions: list[ir.Function], on_launch, no_args: bool = False) -> None:
     """Walk every host function with its parameters bound from its callers; call
-    ``on_launch(launch_expr, env)`` at each launch."""
+    ``on_launch(launch_expr, env)`` at each launch. ``no_args``: ``main``'s ``argc`` is 1, the
+    program run without command-line arguments."""
     fns = _reaching_launches([f for f in functions if not f.is_kernel and f.body is not None])
-    seeds = {f: _seed(f, []) for f in fns}
+
+    def seed(f, calls):
+        env = _seed(f, calls)
+        if no_args and argc_of(f) is not None:
+            env.set(argc_of(f), 1)
+        return env
+
+    seeds = {f: seed(f, []) for f in fns}
     for _ in range(_ROUNDS):
         calls: dict = defaultdict(list)
 
@@ -47,7 +55,7 @@ def propagate_program(functions: list[ir.Function], on_launch) -> None:
 
         for f in fns:
             walk_function(f, seeds[f].copy(), None, on_call)
-        new = {f: _seed(f, calls.get(f, [])) for f in fns}
+        new = {f: seed(f, calls.get(f, [])) for f in fns}
         # stable when the values and also the reasons and origins are: a reason names the
         # caller's reason, one level deeper each round
         if all(dict(new[f]) == dict(seeds[f]) and new[f].why == seeds[f].why
@@ -80,6 +88,14 @@ def _reaching_launches(fns: list[ir.Function]) -> list[ir.Function]:
                 keep.add(g)
                 todo.append(g)
     return [f for f in fns if f in keep]
+
+
+def argc_of(fn: ir.Function):
+    """``main``'s argument count parameter (``int main(int argc, char **argv)``), else None."""
+    if fn.name != "main" or len(fn.params) < 2:
+        return None
+    p = fn.params[0]
+    return p if getattr(p.type, "kind", "") == "scalar" and not p.type.is_float else None
 
 
 def _seed(fn: ir.Function, calls: list) -> Env:

@@ -561,6 +561,13 @@ class LaunchSite:
     # A block not known as a whole but known in some components (``dim3 b(16, n)``,
     # ``{4, 8, bs / 32}``): (x, y, z) with None for each unknown one.
     block_partial: Optional[tuple] = None
+    # The block this launch has when the program runs without command-line arguments
+    # (``main``'s ``argc`` is 1: ``if (argc > 1) blocksize = atoi(argv[1]);`` keeps the value
+    # written before it), where ``block`` is not known statically; None otherwise.
+    noargs_block: Optional[tuple[int, int, int]] = None
+    # A launch through a function pointer (``kernel<<<grid, block>>>(...)`` after ``kernel =
+    # &copyRow;`` in a switch): the kernels the pointer is assigned in the launching function.
+    candidates: tuple = ()
 
 
 @dataclass(eq=False)

@@ -300,6 +300,14 @@ class WarpAddresses:
     # cost that is the same at every such offset does not rest on the default.
     default_step: Optional[int] = None
     default_notes: tuple = ()
+    # when the lanes that execute the access differ between scenarios (a guard on a sampled
+    # loop variable, ``if (tid < stride)``): the active lanes of each scenario, in the order
+    # of ``scenarios``; ``lanes`` is then their union. None: every scenario has ``lanes``.
+    scenario_lanes: Optional[list] = None
+
+    def lanes_of(self, i: int) -> list:
+        """The active lanes of scenario ``i``."""
+        return self.scenario_lanes[i] if self.scenario_lanes is not None else self.lanes
 
 
 class AddressEvaluator:
@@ -454,13 +462,19 @@ class AddressEvaluator:
         out = []
         t_free = T.free_symbols - self._thread_syms
         t_fast = _affine_coeffs(T, self.syms) if not t_free else None
+        # guards on a variable a loop doubles or halves (``if (tid < stride)``): which lanes
+        # execute the access depends on the iteration, so each sampled value gets its own lanes
+        guards = self._sequence_guards(path)
         dist = None
-        if not t_free:
+        if not t_free and not guards:
             dist = self._residues(U, notes)
         for w in warps:
             lanes = self.active_lanes(w, tuple(path))
             if not lanes:
                 out.append(WarpAddresses(w, "inactive", why="no lane of this warp executes it"))
+                continue
+            if guards:
+                out.append(self._sampled(e, w, lanes, notes, defaulted, guards))
                 continue
             if not t_free and dist is not None:
                 offs = []
@@ -516,39 +530,105 @@ class AddressEvaluator:
                 tried += 1
         return tried > 0
 
-    def _sampled(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool) -> WarpAddresses:
+    def sequence(self, s) -> Optional[list]:
+        """The values, in order, of a variable that a loop doubles or halves (``stride *= 2``
+        up to ``blockDim.x``), when its start and bound are known numbers; None otherwise."""
+        info = self.syms.info.get(s)
+        geo = getattr(info, "geometric", None) if info is not None else None
+        if geo is None:
+            return None
+        start, factor, shrink, op, bound = geo
+        v, b = self.b.bind(start), self.b.bind(bound)
+        if not (isinstance(v, sp.Basic) and v.is_Integer and isinstance(b, sp.Basic) and b.is_Integer):
+            return None
+        v, b = int(v), int(b)
+        out = []
+        while len(out) <= 64 and {"<": v < b, "<=": v <= b, ">": v > b, ">=": v >= b}[op]:
+            out.append(v)
+            nxt = v // factor if shrink else v * factor
+            if nxt == v:
+                break  # 0 halved, or 0 doubled: the loop would not end
+            v = nxt
+        return out if out and len(out) <= 64 else None
+
+    def _sequence_guards(self, path) -> list:
+        """The conditions of ``path`` that name a loop-doubled or -halved variable with known
+        values and otherwise only thread indices and known values: they decide, per sampled
+        value, which lanes execute."""
+        key = ("seq-guards", tuple(path))
+        hit = self._active_cache.get(key)
+        if hit is not None:
+            return hit
+        out = []
+        for c in path:
+            c = self.b.bind(c)
+            if not isinstance(c, sp.Basic) or c is sp.true or c is sp.false:
+                continue
+            free = c.free_symbols - self._thread_syms
+            if free and any(self.sequence(a) is not None for a in free) and \
+                    all(self.sequence(a) is not None or self.domain(a) is not None for a in free) and \
+                    not c.atoms(S.MemLoad) and not c.atoms(S.Opaque):
+                out.append(c)
+        self._active_cache[key] = out
+        return out
+
+    def _sampled(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool,
+                 guards: tuple = ()) -> WarpAddresses:
         notes = list(notes)
         mems = [a for a in e.atoms(S.MemLoad)]
         if mems:
             e = e.xreplace({m: sp.Integer(0) for m in mems})
             notes.append("a value read from memory that offsets the whole warp is assumed to keep "
                          "the access aligned")
-        atoms = sorted(e.free_symbols - self._thread_syms, key=lambda s: s.name)
+        free = e.free_symbols.union(*(c.free_symbols for c in guards)) if guards else e.free_symbols
+        atoms = sorted(free - self._thread_syms, key=lambda s: s.name)
         others = [a for a in e.atoms(S.Opaque)]
         if others:
             return WarpAddresses(warp, "unknown", why="the index depends on values the analysis does not model")
         rng = random.Random(1234 + warp)
+        seqs = {a: self.sequence(a) for a in atoms}
+        # a loop-doubled variable takes few values (log2 of its bound): each of them once
+        # when there are at most 64, not SAMPLES picks that would weigh some twice
+        K = max([len(q) for q in seqs.values() if q is not None], default=SAMPLES)
+        tvs = [thread_values(self.syms, ln) for ln in lanes]
         scenarios = []
-        for k in range(SAMPLES):
+        per_lanes = []
+        for k in range(K):
             vals = {}
             for a in atoms:
                 n = self.domain(a)
-                if n is not None:
-                    vals[a] = (k * n) // SAMPLES + rng.randrange(max(1, n // SAMPLES))
+                seq = seqs[a]
+                if seq is not None:  # the values the loop gives it, evenly
+                    vals[a] = seq[(k * len(seq)) // K + rng.randrange(max(1, len(seq) // K))]
+                elif n is not None:
+                    vals[a] = (k * n) // K + rng.randrange(max(1, n // K))
                 else:
                     vals[a] = rng.choice((1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 64, 100, 127, 256, 1000))
+            live = list(range(len(lanes)))
+            for c in guards:  # the lanes this value of the loop variable lets through
+                live = [i for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live], vals))
+                        if b is not False]
+            if not live:
+                continue  # no lane of the warp executes the access for this value
             addrs = []
-            for ln in lanes:
-                v = num(e, {**vals, **thread_values(self.syms, ln)})
+            for i in live:
+                v = num(e, {**vals, **tvs[i]})
                 if v is None or not _integral(v):
                     return WarpAddresses(warp, "unknown", why="the address could not be evaluated")
                 addrs.append(int(v))
             base = addrs[0] - (addrs[0] % self.modulus)
-            scenarios.append((Fraction(1, SAMPLES), [a - base for a in addrs]))
+            scenarios.append([a - base for a in addrs])
+            per_lanes.append([lanes[i] for i in live])
+        if not scenarios:
+            return WarpAddresses(warp, "inactive", why="no lane of this warp executes it")
         if atoms:
-            notes.append("averaged over " + str(SAMPLES) + " sampled values of " +
-                         ", ".join(f"`{user_text(a.name)}`" for a in atoms))
-        return WarpAddresses(warp, "ok", lanes, scenarios, notes, bool(atoms), defaulted)
+            notes.append("averaged over " + str(K) + " sampled values of " +
+                         ", ".join(f"`{user_text(a.name)}`" + _sequence_text(seqs[a]) for a in atoms))
+        scen = [(Fraction(1, len(scenarios)), a) for a in scenarios]
+        if all(len(x) == len(lanes) for x in per_lanes):
+            return WarpAddresses(warp, "ok", lanes, scen, notes, bool(atoms), defaulted)
+        union = sorted({ln.lane: ln for x in per_lanes for ln in x}.values(), key=lambda ln: ln.lane)
+        return WarpAddresses(warp, "ok", union, scen, notes, bool(atoms), defaulted, scenario_lanes=per_lanes)
 
     def _apply_defaults(self, e: sp.Expr, notes: list) -> tuple[sp.Expr, bool, Optional[int]]:
         """Give unbound parameters their stated default where a number is needed: in the
@@ -625,6 +705,15 @@ class AddressEvaluator:
             notes.append("a value read from memory that offsets the whole warp is assumed to keep "
                          "the access aligned")
         return {r: Fraction(k, den) for r, k in dist.items()}
+
+
+def _sequence_text(seq: Optional[list]) -> str:
+    """`` (its values in the loop: 1, 2, ..., 128)`` for a loop-doubled variable; ""."""
+    if not seq:
+        return ""
+    shown = ", ".join(str(v) for v in seq) if len(seq) <= 4 else \
+        f"{seq[0]}, {seq[1]}, ..., {seq[-1]}"
+    return f" (its values in the loop: {shown})"
 
 
 def _integral(v) -> bool:

@@ -63,6 +63,7 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
     kernels = {}
     for k in tu.kernels:
         kernels.setdefault(k.name, k)
+    _pointer_candidates(tu, kernels)
 
     def on_launch(x: ir.LaunchExpr, env) -> None:
         site = x.site
@@ -91,7 +92,7 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
             used |= env.origins(e) if hasattr(env, "origins") else set()
         site.from_callers = sorted(used)
         site.arg_values = []
-        kernel = kernels.get(site.kernel)
+        kernel = kernels.get(site.kernel) or (kernels.get(site.candidates[0]) if site.candidates else None)
         for i, a in enumerate(x.args):
             v = constprop.evaluate(a, env)
             site.arg_values.append(v if isinstance(v, (int, float)) else None)
@@ -103,6 +104,52 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
 
     hostflow.propagate_program(tu.functions, on_launch)
 
+    # The block a launch has when the program runs without command-line arguments, where the
+    # arguments may replace it (``int blocksize = 512; if (argc > 1) blocksize = atoi(argv[1]);``):
+    # the program's own choice, kept as an assumption for a block not known statically.
+    if any(s.block is None for s in tu.launches) and \
+            any(hostflow.argc_of(f) is not None for f in tu.functions if f.body is not None):
+        def on_launch_noargs(x: ir.LaunchExpr, env) -> None:
+            site = x.site
+            if site.block is not None:
+                return
+            cfg = list(x.config) + [None] * 2
+            b = _dim3(constprop.evaluate(cfg[1], env))
+            site.noargs_block = b if b is not None and b[0] * b[1] * b[2] <= 4096 else None
+
+        hostflow.propagate_program(tu.functions, on_launch_noargs, no_args=True)
+
+
+def _pointer_candidates(tu: ir.TranslationUnit, kernels: dict) -> None:
+    """For each launch through a function pointer (its callee names no kernel), the kernels
+    that the launching function assigns to that pointer (``kernel = &copyRow;``, ``kernel =
+    copyCol;``, or its initialiser), in source order: each of them may run with this launch's
+    configuration."""
+    fns = {f.name: f for f in tu.functions if f.body is not None and not f.is_kernel}
+    for site in tu.launches:
+        if site.kernel in kernels or site.template_args:
+            continue
+        fn = fns.get(site.caller)
+        if fn is None:
+            continue
+        found: list = []
+
+        def take(e):
+            while isinstance(e, (ir.Cast, ir.UnaryOp)) and (not isinstance(e, ir.UnaryOp) or e.op == "&"):
+                e = e.operand
+            if isinstance(e, ir.FuncRef) and e.name in kernels and e.name not in found:
+                found.append(e.name)
+
+        for st in ir.walk_stmt(fn.body):
+            if isinstance(st, ir.DeclStmt) and st.var.name == site.kernel and st.init is not None:
+                take(st.init)
+            for e in st.exprs():
+                for x in e.walk():
+                    if isinstance(x, ir.Assign) and x.op == "=" and isinstance(x.target, ir.VarRef) \
+                            and x.target.var.name == site.kernel:
+                        take(x.value)
+        site.candidates = tuple(found)
+
 
 def site_text(site: ir.LaunchSite, what: str) -> str:
     return {"grid": site.grid_text, "block": site.block_text}.get(what, site.smem_text)
@@ -110,7 +157,8 @@ def site_text(site: ir.LaunchSite, what: str) -> str:
 
 def site_matches(site: ir.LaunchSite, kernel: ir.Function) -> bool:
     if site.kernel != kernel.name:
-        return False
+        # a launch through a function pointer that the caller sets to this kernel
+        return kernel.name in site.candidates and not kernel.template_bindings
     if kernel.template_bindings:
         want = kernel.display_name[len(kernel.name):]
         return f"<{', '.join(site.template_args)}>" == want
@@ -194,6 +242,16 @@ def _launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
         return LaunchConfig(site.block, grid or site.grid, smem, "launch-site", _where(site, kernel),
                             assumptions, params_from(site), site)
     smem = dynamic_smem if dynamic_smem is not None else 0
+    if site is not None and site.block is None and site.noargs_block is not None:
+        b = site.noargs_block
+        assumptions.append(f"block size `{site.block_text}` at line {site.range.line} is not known "
+                           f"statically{_reason(site, 'block')}")
+        assumptions.append(f"block {'x'.join(map(str, b))} assumed: the launch's block when the "
+                           "program runs without command-line arguments")
+        smem = site_smem()
+        return LaunchConfig(b, grid or site.grid, smem, "default",
+                            _where(site, kernel) + " (without command-line arguments)",
+                            assumptions, params_from(site), site)
     if site is not None and site.block_partial is not None:
         # some components known (`{4, 8, block_size/32}`): keep them, and give the unknown
         # ones the rest of the stated default (or __launch_bounds__) thread count
@@ -308,4 +366,7 @@ def default_reason(lc: "LaunchConfig") -> str:
         guess = ", ".join(f"blockDim.{d} = {lc.block['xyz'.index(d)]}" for d, c in zip("xyz", part) if c is None)
         return (f"the launch at line {lc.site.range.line} gives {known}; the rest is not known: "
                 f"assumed {guess}")
+    if lc.site.block is None and lc.site.noargs_block is not None and tuple(lc.block) == lc.site.noargs_block:
+        return (f"the block size of the launch at line {lc.site.range.line} is not known statically; "
+                "its value when the program runs without command-line arguments")
     return f"the block size of the launch at line {lc.site.range.line} is not known"

@@ -193,3 +193,36 @@ def fully_unrolled(loop: ir.Loop, ind: Optional[Induction] = None) -> bool:
     if loop.unroll is not None and loop.unroll not in (0,) and loop.unroll < ind.trip_count:
         return False
     return True
+
+
+def geometric_step(loop: ir.Loop, var: ir.Variable, conv) -> Optional[tuple[int, bool]]:
+    """(factor, shrink) when the loop's step multiplies or divides ``var`` by a constant
+    (``s *= 2``, ``s <<= 1``, ``s = s * 2``: (2, False); ``s >>= 1``, ``s /= 2``: (2, True))
+    and its body does not assign ``var``; None otherwise. ``conv`` turns the constant's
+    expression into a sympy value."""
+    step = loop.step
+    if loop.kind != "for" or step is None or not isinstance(step, ir.Assign) or \
+            not isinstance(strip_casts(step.target), ir.VarRef) or strip_casts(step.target).var is not var:
+        return None
+    op, kexpr = step.op, step.value
+    if op == "=" and isinstance(step.value, ir.BinOp) and step.value.op in (">>", "<<", "/", "*"):
+        b = step.value
+        if isinstance(strip_casts(b.lhs), ir.VarRef) and strip_casts(b.lhs).var is var:
+            op, kexpr = b.op + "=", b.rhs
+        elif b.op == "*" and isinstance(strip_casts(b.rhs), ir.VarRef) and strip_casts(b.rhs).var is var:
+            op, kexpr = "*=", b.lhs
+    if op not in (">>=", "<<=", "/=", "*=") or any(isinstance(x, ir.VarRef) for x in kexpr.walk()):
+        return None
+    k = conv(kexpr)
+    if k is None or not getattr(k, "is_Integer", False):
+        return None
+    k = int(k)
+    if op in (">>=", "<<=") and k > 0:
+        factor, shrink = 2 ** k, op == ">>="
+    elif op in ("/=", "*=") and k > 1:
+        factor, shrink = k, op == "/="
+    else:
+        return None
+    if var in constprop.assigned_vars(loop.body):
+        return None
+    return factor, shrink

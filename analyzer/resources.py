@@ -809,7 +809,7 @@ def kernel_occupancy(fn: ir.Function, lc, tu: Optional[ir.TranslationUnit], res:
         assumptions.append("dynamic shared memory unknown; assumed 0 bytes")
     if lc.source == "default":
         shape = "x".join(map(str, lc.block))
-        what = (f"the assumed block {shape}" if partly_known(lc) is not None else
+        what = (f"the assumed block {shape}" if partly_known(lc) is not None or _noargs(lc) else
                 f"the default block of {threads} threads")
         assumptions.append(f"{default_reason(lc)}: occupancy is for {what}; "
                            "pass --block" + ("" if lc.site is not None else " or launch the kernel in this file"))
@@ -834,4 +834,11 @@ def kernel_occupancy(fn: ir.Function, lc, tu: Optional[ir.TranslationUnit], res:
             others.append(SiteOccupancy(s, compute_occupancy(target, t, res.registers, res.static_smem_bytes,
                                                              s.dynamic_smem or 0)))
     return KernelOccupancy(result, lc.source, res.registers_source, steps, others, assumptions,
-                           default_reason(lc), partly_known(lc) is not None)
+                           default_reason(lc), partly_known(lc) is not None or _noargs(lc))
+
+
+def _noargs(lc) -> bool:
+    """The launch's block is the one it has when the program runs without arguments."""
+    site = lc.site
+    return site is not None and site.block is None and site.noargs_block is not None and \
+        tuple(lc.block) == site.noargs_block

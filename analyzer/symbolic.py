@@ -40,6 +40,7 @@ from typing import Callable, Optional
 import sympy as sp
 
 from . import ir
+from .loops import geometric_step, strip_casts
 from .symbolic_bindings import DEFAULT_PARAM_VALUE, Bindings, make_bindings
 from .symbolic_exprs import WalkerExprs
 from .symbolic_values import (AccessEvent, BitAnd, bounded, in_memory, INLINE_BUDGET, is_data,
@@ -312,8 +313,12 @@ class Walker(WalkerExprs):
                 lane = lane_varying(cur if not isinstance(cur, Pointer) else cur.offset, self.syms) \
                     or lane_varying(end if not isinstance(end, Pointer) else getattr(end, "offset", None),
                                     self.syms) or end is None
+                geo = None if lane or isinstance(cur, Pointer) else self._geometric(s, v, cur, st)
                 if isinstance(cur, Pointer):
                     body.env[v] = cur.add_bytes(self._unknown(f"{v.name}~L{s.range.line}", lane=lane))
+                elif geo is not None:
+                    body.env[v] = self.syms.opaque(f"{v.name}~L{s.range.line}", geometric=geo,
+                                                   note=f"changes in the loop at line {s.range.line}")
                 else:
                     body.env[v] = self._unknown(f"{v.name}~L{s.range.line}", lane=lane,
                                                 note=f"changes in the loop at line {s.range.line}")
@@ -335,6 +340,27 @@ class Walker(WalkerExprs):
                 st.env[v] = cur.add_bytes(self._unknown(f"{v.name}@exit", lane=lane, data=data))
             else:
                 st.env[v] = self._unknown(f"{v.name}@exit_L{s.range.line}", lane=lane, data=data)
+
+    def _geometric(self, s: ir.Loop, v, start, st: WalkState) -> Optional[tuple]:
+        """(start, factor, shrink, comparison, bound) of a loop variable that the loop's step
+        doubles or halves (``for (s = 1; s < blockDim.x; s *= 2)``, ``s >>= 1``) and whose
+        condition compares it with a block-uniform bound; None otherwise."""
+        c = s.cond
+        if s.kind != "for" or not isinstance(c, ir.BinOp) or c.op not in ("<", "<=", ">", ">=") or \
+                not isinstance(strip_casts(c.lhs), ir.VarRef) or strip_casts(c.lhs).var is not v:
+            return None
+        if not is_expr(start) or lane_varying(start, self.syms) or is_data(start):
+            return None
+        geo = geometric_step(s, v, lambda e: self._peek(e, st))
+        if geo is None:
+            return None
+        bound = self._peek(c.rhs, st)
+        if not is_expr(bound) or lane_varying(bound, self.syms) or is_data(bound) or bound.has(Opaque):
+            return None
+        factor, shrink = geo
+        if (c.op in ("<", "<=")) == shrink:
+            return None  # a halving loop bounded from above (or the reverse): not a sequence
+        return start, factor, shrink, c.op, bound
 
     def _trip_count(self, s: ir.Loop, st: WalkState, increments: dict) -> Optional[sp.Expr]:
         """Iterations of a counted loop ``for (v = a; v CMP b; v += c)`` as a sympy expression."""

@@ -131,6 +131,10 @@ class SymInfo:
     loop: Optional[ir.Loop] = None
     trip: Optional[sp.Expr] = None
     note: str = ""
+    # a variable that a loop doubles or halves (``s *= 2``, ``s >>= 1``): (start, factor,
+    # shrink, comparison, bound), start and bound as sympy values at the loop's entry; the
+    # values it takes are start, start*f (or start//f), ... while ``value comparison bound``
+    geometric: Optional[tuple] = None
 
 
 class Symbols:
@@ -182,8 +186,8 @@ class Symbols:
     def template(self, name: str) -> sp.Symbol:
         return self.make(("template", name), name, TEMPLATE)
 
-    def opaque(self, name: str, note: str = "") -> sp.Symbol:
-        return self.make(None, name, OPAQUE, note=note)
+    def opaque(self, name: str, note: str = "", geometric: Optional[tuple] = None) -> sp.Symbol:
+        return self.make(None, name, OPAQUE, note=note, geometric=geometric)
 
     def boolean(self, name: str = "cond") -> sp.Symbol:
         return self.make(None, name, BOOL)

@@ -13,7 +13,7 @@ import sympy as sp
 
 from . import cint, ir
 from .flop_counts import Num, simplified
-from .loops import init_variable, loop_header, strip_casts
+from .loops import geometric_step, init_variable, loop_header, strip_casts
 from .source_text import range_text
 
 class CountSymbols:
@@ -253,36 +253,15 @@ def _geometric_trip(loop: ir.Loop, conv: SymConv) -> Optional[tuple]:
     """The trip count of a halving or doubling loop with numeric bounds: ``for (s = 128; s > 0;
     s >>= 1)`` (a tree reduction: 8 trips) or ``for (s = 1; s < 256; s <<= 1)`` / ``s *= 2``
     (8); None for anything else."""
-    from . import constprop
-
     if loop.kind != "for" or loop.cond is None or loop.step is None:
         return None
     var, start = init_variable(loop)
-    step = loop.step
-    if var is None or start is None or not isinstance(step, ir.Assign) or \
-            not isinstance(strip_casts(step.target), ir.VarRef) or strip_casts(step.target).var is not var:
+    if var is None or start is None:
         return None
-    op, kexpr = step.op, step.value
-    if op == "=" and isinstance(step.value, ir.BinOp) and step.value.op in (">>", "<<", "/", "*"):
-        b = step.value
-        if isinstance(strip_casts(b.lhs), ir.VarRef) and strip_casts(b.lhs).var is var:
-            op, kexpr = b.op + "=", b.rhs
-        elif b.op == "*" and isinstance(strip_casts(b.rhs), ir.VarRef) and strip_casts(b.rhs).var is var:
-            op, kexpr = "*=", b.lhs
-    if op not in (">>=", "<<=", "/=", "*=") or any(isinstance(x, ir.VarRef) for x in kexpr.walk()):
+    geo = geometric_step(loop, var, conv)
+    if geo is None:
         return None
-    k = conv(kexpr)
-    if k is None or not k.is_Integer:
-        return None
-    k = int(k)
-    if op in (">>=", "<<=") and k > 0:
-        factor, shrink = 2 ** k, op == ">>="
-    elif op in ("/=", "*=") and k > 1:
-        factor, shrink = k, op == "/="
-    else:
-        return None
-    if var in constprop.assigned_vars(loop.body):
-        return None
+    factor, shrink = geo
     c = loop.cond
     if not isinstance(c, ir.BinOp) or not isinstance(strip_casts(c.lhs), ir.VarRef) or \
             strip_casts(c.lhs).var is not var:

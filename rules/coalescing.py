@@ -62,6 +62,14 @@ def uncoalesced(ctx: RuleContext):
         a = max(g, key=lambda x: x.sectors_per_request)
         site = ctx.access_site(a)
         pieces = _split_pieces(a, ctx.accesses(k))
+        loop_piece = _loop_pieces(a) if pieces is None else None
+        if loop_piece is not None:
+            msg = _split_message(ctx, a, [None] * (loop_piece[0] - 1), loop_line=loop_piece[1])
+            key = (site.line, site.column, msg)
+            if key not in seen:
+                seen.add(key)
+                yield ctx.diag(me, site, msg, kernel=k.name, severity="info")
+            continue
         if pieces is not None:
             if pieces:  # the piece with the lowest address reports the group
                 msg = _split_message(ctx, a, pieces)
@@ -70,8 +78,18 @@ def uncoalesced(ctx: RuleContext):
                     seen.add(key)
                     yield ctx.diag(me, site, msg, kernel=k.name, severity="info")
             continue
-        stride = f"neighbouring lanes are {a.stride} elements apart" if a.stride is not None else \
-            "the lanes' addresses are scattered"
+        rows = _rows(a) if a.stride == 1 else None
+        if rows is not None:
+            # adjacent lanes are adjacent elements, but the warp spans several rows of the
+            # block (blockDim.x narrower than a warp): the rows are what is apart
+            stride = (f"the warp's lanes read rows of {rows[0]} contiguous elements whose starts "
+                      f"are {rows[1]} elements apart")
+        elif a.stride is not None and getattr(a.cost, "stride_between_executing", False):
+            stride = (f"the lanes that execute it change from iteration to iteration and, in the "
+                      f"first sampled one, are {a.stride} elements apart")
+        else:
+            stride = f"neighbouring lanes are {a.stride} elements apart" if a.stride is not None else \
+                "the lanes' addresses are scattered"
         unit = "sectors" if (a.cost is None or getattr(a.cost, "unit_bytes", 32) == 32) else "128-byte lines"
         msg = (f"uncoalesced global {kinds(g)} `{ctx.access_text(a)}`: {stride}; "
                f"{num(a.sectors_per_request)} {unit} per request where contiguous elements would "
@@ -83,6 +101,31 @@ def uncoalesced(ctx: RuleContext):
             continue
         seen.add(key)
         yield ctx.diag(me, site, msg, kernel=k.name, severity=sev)
+
+
+def _rows(a) -> Optional[tuple[int, int]]:
+    """(elements per row, elements between row starts) of the reported warp's first scenario
+    when its lanes read runs of contiguous elements of equal length, evenly spaced (a block
+    narrower than a warp: 4 x 2 threads over rows of a matrix); None otherwise."""
+    e = a.element_bytes
+    want = getattr(a.cost, "warp", None)
+    ws = [w for w in (getattr(a, "warps", None) or []) if w.status == "ok" and w.scenarios]
+    w = next((w for w in ws if w.warp == want), ws[0] if ws else None)
+    if w is None or not e:
+        return None
+    addrs = w.scenarios[0][1]
+    run = 1
+    while run < len(addrs) and addrs[run] - addrs[run - 1] == e:
+        run += 1
+    if run >= len(addrs) or len(addrs) % run:
+        return None
+    gap = addrs[run] - addrs[0]
+    if gap <= run * e or gap % e:
+        return None
+    for i in range(len(addrs)):
+        if addrs[i] != addrs[0] + (i // run) * gap + (i % run) * e:
+            return None
+    return run, gap // e
 
 
 _COMPONENT = {"x": 0, "y": 1, "z": 2, "w": 3}
@@ -208,6 +251,55 @@ def _split_pieces(a, accesses):
     return None
 
 
+def _loop_pieces(a) -> Optional[tuple[int, int]]:
+    """One contiguous piece per thread read or written by a counted loop, one element per
+    iteration (``for (i = 0; i < 4; i++) v[i] = in[4 * tid + i];``): the lanes are ``stride``
+    elements apart and the loop's ``stride`` iterations step one element, so together they use
+    every byte of the sectors each request touches, as :func:`_split_pieces`'s separate
+    accesses do. Only a piece that one vector access could move (16 bytes at most): a longer
+    one (each thread walking its own row of a matrix) spreads a warp over many sectors for
+    many iterations, which L1 does not hold for all the warps of an SM: uncoalesced, as
+    before. Returns (iterations, the loop's line), else None."""
+    ev, e, stride = getattr(a, "event", None), a.element_bytes, a.stride
+    if ev is None or a.atomic or not e or not isinstance(stride, int) or stride < 2 or stride * e > 16:
+        return None
+    node = ev.node
+    while isinstance(node, ir.Cast):
+        node = node.operand
+    if isinstance(node, ir.Member):
+        return None
+    off = ev.pointer.offset
+    if not isinstance(off, sp.Basic):
+        return None
+    for li in reversed(ev.loops or ()):
+        it, trip = li.it, li.trip
+        if it is None or not isinstance(trip, sp.Basic) or not trip.is_Integer or int(trip) != stride:
+            continue
+        if it not in off.free_symbols:
+            continue
+        step = sp.expand(off).coeff(it)
+        if not (step.is_Integer and int(step) == e) or it in sp.expand(off - step * it).free_symbols:
+            return None
+        ws = [w for w in (getattr(a, "warps", None) or []) if w.status == "ok"]
+        if not ws:
+            return None
+        for w in ws:
+            if w.scenario_lanes is not None or len(w.scenarios) != stride:
+                return None
+            sc = sorted((addrs for _, addrs in w.scenarios), key=lambda x: x[0] if x else 0)
+            if any(len(x) != len(sc[0]) or any(q - p != k * e for p, q in zip(sc[0], x))
+                   for k, x in enumerate(sc)):
+                return None  # not the iterations one element apart (another unknown spreads it)
+            used = set()
+            for x in sc:
+                for addr in x:
+                    used.update(range(addr, addr + e))
+            if len(used) != 32 * len({b // 32 for b in used}):
+                return None
+        return stride, li.loop.range.line
+    return None
+
+
 def _sectors_used_whole(group, e: int) -> bool:
     """Every byte of every 32-byte sector the group's requests touch is read or written by one
     of them, in each warp evaluated for all of them (one address scenario each)."""
@@ -234,14 +326,20 @@ def _sectors_used_whole(group, e: int) -> bool:
     return True
 
 
-def _split_message(ctx, a, pieces) -> str:
+def _split_message(ctx, a, pieces, loop_line: Optional[int] = None) -> str:
     n = len(pieces) + 1
     span = a.stride * a.element_bytes
-    lines = sorted({a.line} | {b.line for _, b in pieces})
-    where = f"line {lines[0]}" if len(lines) == 1 else f"lines {lines[0]}-{lines[-1]}"
     verb = "reads" if a.kind == "load" else "writes"
-    head = (f"global {a.kind} `{ctx.access_text(a)}` and {n - 1} more ({where}): each thread "
-            f"{verb} {span} contiguous bytes as {n} separate {a.element_bytes}-byte accesses, so "
+    if loop_line is not None:  # one access, one element per iteration of a counted loop
+        what = (f"global {a.kind} `{ctx.access_text(a)}` in the loop at line {loop_line}: each "
+                f"thread {verb} {span} contiguous bytes as {n} separate {a.element_bytes}-byte "
+                "accesses, one per iteration, so ")
+    else:
+        lines = sorted({a.line} | {b.line for _, b in pieces})
+        where = f"line {lines[0]}" if len(lines) == 1 else f"lines {lines[0]}-{lines[-1]}"
+        what = (f"global {a.kind} `{ctx.access_text(a)}` and {n - 1} more ({where}): each thread "
+                f"{verb} {span} contiguous bytes as {n} separate {a.element_bytes}-byte accesses, so ")
+    head = (f"{what}"
             f"each warp request touches {num(a.sectors_per_request)} sectors and uses "
             f"{pct(a.efficiency)} of them; together the {n} requests use every byte of those "
             f"sectors, so memory traffic is not wasted")

@@ -170,7 +170,8 @@ def unchecked_launch(ctx: RuleContext):
     "CL703", "deprecated-cuda-api", "warning",
     "Call of a deprecated or removed CUDA runtime function",
     what="Finds calls of runtime functions that CUDA deprecated or removed (the `cudaThread*` family, "
-         "`cudaMemcpyToArray`, texture and surface references, legacy OpenGL interop, ...). For a "
+         "`cudaMemcpyToArray`, texture and surface references, legacy OpenGL interop, "
+         "`cudaDeviceSynchronize()` in device code, ...). For a "
          "drop-in rename (`cudaThreadSynchronize` -> `cudaDeviceSynchronize`) the fix replaces the "
          "identifier.",
     why="Deprecated functions may disappear from the next toolkit (texture references and "
@@ -188,6 +189,14 @@ def deprecated_api(ctx: RuleContext):
         if fn.body is None or not ctx.in_file(fn.range):
             continue
         for e in fn.expressions():
+            if isinstance(e, ir.Call) and e.callee == "cudaDeviceSynchronize" and \
+                    fn.kind in ("global", "device") and ctx.in_file(e.range):
+                # a parent grid waiting for its child grids (dynamic parallelism, CDP1)
+                key = (e.range.line, e.range.column)
+                if key not in seen:
+                    seen.add(key)
+                    yield ctx.diag(me, _name_range(ctx, e), _device_sync_message(ctx.target))
+                continue
             if not isinstance(e, ir.Call) or e.callee not in DEPRECATED:
                 continue
             key = (e.range.line, e.range.column)
@@ -206,6 +215,20 @@ def deprecated_api(ctx: RuleContext):
                 if not rename and repl.startswith("cuda"):
                     msg += " (different parameters)"
             yield ctx.diag(me, r, msg, fix=fix)
+
+
+def _device_sync_message(target) -> str:
+    """CL703's message for cudaDeviceSynchronize() called in device code."""
+    head = ("`cudaDeviceSynchronize()` in device code (a parent grid waiting for the child grids "
+            "it launched) is deprecated since CUDA 11.6 and removed from CUDA 12's dynamic "
+            "parallelism: ")
+    if target.major >= 9:
+        where = f"it does not compile for sm_{target.major}{target.minor}"
+    else:
+        where = (f"for sm_{target.major}{target.minor} CUDA 12 compiles it only with "
+                 "-DCUDA_FORCE_CDP1_IF_SUPPORTED, and not at all for sm_90 and newer")
+    return (head + where + "; launch the work that needs the children's results as a tail "
+            "launch (stream `cudaStreamTailLaunch`) or from the host")
 
 
 # ---------------------------------------------------------------------- CL704

@@ -457,3 +457,77 @@ def test_load_served_from_a_register_is_not_called_uncoalesced(tmp_path):
     msgs = [(d.location.line, d.message) for d in diags if d.code == "CL201"]
     assert [line for line, _ in msgs] == [4, 6], msgs
     assert all(m.startswith("uncoalesced global store `s[i * 32]`") for _, m in msgs), msgs
+
+
+LOOP_PIECES = """
+#define SEGM 4
+__global__ void chunk(int *out, const int *in)
+{
+    int idx = threadIdx.x * SEGM;
+    int v[SEGM];
+    for (int i = 0; i < SEGM; i++) v[i] = in[idx + i];
+    for (int i = 0; i < SEGM; i++) out[idx + i] = v[SEGM - 1 - i];
+}
+
+__global__ void half_chunk(int *out, const int *in)
+{
+    int idx = threadIdx.x * SEGM;
+    for (int i = 0; i < 2; i++) out[idx + i] = in[idx + i];
+}
+
+__global__ void row_per_thread(int *out, const int *in)
+{
+    int row = threadIdx.x * 32;
+    for (int c = 0; c < 32; c++) out[row + c] = 2 * in[row + c];
+}
+"""
+
+
+def test_one_piece_per_thread_read_by_a_counted_loop_is_not_uncoalesced(tmp_path):
+    """The textbook's shuffle example (test_shfl_xor_array): each thread reads its 4 ints with a
+    loop, in[4t + i] for i = 0..3. Each iteration's request spans 32 x 16 B = 512 B = 16
+    sectors and uses 128 B (25%), but the 4 iterations together use every byte of them, as
+    the same reads written as 4 statements do: an info, one per loop, not an uncoalesced
+    warning. A loop covering only half of each thread's 16 bytes (i < 2) leaves half of every
+    sector unused: still uncoalesced (16 sectors, 25% per request); so is a thread walking a
+    row longer than one vector access."""
+    diags, fa = _check(tmp_path, LOOP_PIECES, block=(32, 1, 1))
+    a = _acc(fa, "in", kernel="chunk")
+    assert (a.sectors_per_request, a.efficiency, a.stride) == (16, 0.25, 4)
+    f = sorted((d.location.line, d.severity) for d in diags if d.code == "CL201" and d.kernel == "chunk")
+    assert f == [(7, "info"), (8, "info")]
+    m = {d.location.line: d.message for d in diags if d.code == "CL201" and d.kernel == "chunk"}
+    assert m[7].startswith("global load `in[idx + i]` in the loop at line 7: each thread reads 16 "
+                           "contiguous bytes as 4 separate 4-byte accesses, one per iteration, so "
+                           "each warp request touches 16 sectors and uses 25% of them; together "
+                           "the 4 requests use every byte of those sectors")
+    assert "global store `out[idx + i]` in the loop at line 8: each thread writes 16" in m[8]
+    h = [d for d in diags if d.code == "CL201" and d.kernel == "half_chunk"]
+    assert len(h) == 2 and all(d.severity == "warning" and d.message.startswith("uncoalesced")
+                               for d in h)
+    # A thread walking its own 128-byte row: each iteration's request touches 32 sectors for
+    # 128 useful bytes (12.5%), and a warp's 4 KB of rows would have to stay in L1 for 8
+    # iterations for the loop to use them whole: no vector access reads 128 bytes, still
+    # uncoalesced.
+    r = [d for d in diags if d.code == "CL201" and d.kernel == "row_per_thread"]
+    assert len(r) == 2 and all(d.message.startswith("uncoalesced") and "32 sectors per request" in
+                               d.message for d in r)
+
+
+def test_block_narrower_than_a_warp_names_its_rows(tmp_path):
+    """The textbook's checkThreadIndex: a 4 x 2 block over an 8-wide int matrix. Its one warp
+    has 8 lanes: (tx, ty) reads A[8 ty + tx], two rows of 4 contiguous ints (bytes 0-15 and
+    32-47): 2 sectors for 32 bytes, 50%. Adjacent lanes are adjacent elements, so the message
+    names the rows (4 elements, starts 8 apart), not 'neighbouring lanes 1 element apart'."""
+    diags, fa = _check(tmp_path, """
+        __global__ void show(const int* A, int* out, const int nx) {
+            int ix = threadIdx.x + blockIdx.x * blockDim.x;
+            int iy = threadIdx.y + blockIdx.y * blockDim.y;
+            out[iy * 8 + ix] = A[iy * 8 + ix] + 1;
+        }""", block=(4, 2, 1))
+    a = _acc(fa, "A")
+    assert (a.sectors_per_request, a.efficiency, a.stride) == (2, 0.5, 1)
+    (d,) = [d for d in diags if d.code == "CL201" and "`A[" in d.message]
+    assert "`A[iy * 8 + ix]`: the warp's lanes read rows of 4 contiguous elements whose starts " \
+        "are 8 elements apart; 2 sectors per request where contiguous elements would need 1, 50%" \
+        in d.message

@@ -247,3 +247,42 @@ def test_a_launcher_template_instantiated_twice_gives_one_finding(tmp_path):
     # (launch<64>, launch<128>): different messages, both kept.
     assert [(d.code, d.location.line) for d in diags] == [("CL701", 3), ("CL701", 4),
                                                           ("CL702", 5), ("CL702", 5)]
+
+
+NESTED = """
+__global__ void child(int *d, unsigned int n)
+{
+    if (threadIdx.x < n) d[threadIdx.x] += 1;
+}
+
+__global__ void parent(int *d, unsigned int n)
+{
+    if (threadIdx.x == 0) {
+        child<<<1, n>>>(d, n);
+        cudaDeviceSynchronize();
+    }
+    __syncthreads();
+}
+
+int main()
+{
+    int *d = 0;
+    parent<<<1, 32>>>(d, 32);
+    if (cudaDeviceSynchronize() != cudaSuccess) return 1;
+    return cudaGetLastError() != cudaSuccess;
+}
+"""
+
+
+def test_device_side_device_synchronize_is_removed(tmp_path):
+    """The textbook's nestedReduce: a parent kernel waits for its child grid with
+    cudaDeviceSynchronize(). Deprecated in CUDA 11.6 and gone from CUDA 12's dynamic
+    parallelism: on sm_90 it does not compile; on sm_80 only with CUDA_FORCE_CDP1_IF_SUPPORTED.
+    The host's call (line 20) is the ordinary one: not reported."""
+    diags = check(tmp_path, NESTED, select=("CL703",))
+    (d,) = by_code(diags, "CL703")
+    assert d.location.line == 10 and d.severity == "warning"
+    assert "`cudaDeviceSynchronize()` in device code" in d.message
+    assert "it does not compile for sm_90" in d.message
+    (d80,) = by_code(check(tmp_path, NESTED, select=("CL703",), arch="sm_80"), "CL703")
+    assert "for sm_80 CUDA 12 compiles it only with -DCUDA_FORCE_CDP1_IF_SUPPORTED" in d80.message
