@@ -233,3 +233,32 @@ def test_thrust_tie_assigned_in_a_kernel(tmp_path):
         }""", block=(256, 1, 1))
     _analysed(res, fa)
     assert [x for x in _accesses(fa) if x[0] == "out"] == [("out", "store", False, 4, 4)] * 2
+
+
+def test_programmatic_dependent_launch_and_fp4(tmp_path):
+    # ggml-cuda common.cuh: every kernel begins with ggml_cuda_pdl_sync(), which on sm_90 calls
+    # cudaGridDependencySynchronize() (and ends with cudaTriggerProgrammaticLaunchCompletion());
+    # vendors/cuda.h includes <cuda_fp4.h> for CUDART >= 12.8 (quantize.cu: __nv_fp4x4_e2m1 from
+    # a float4, 2 bytes) and common.cuh converts an E8M0 scale with __nv_cvt_e8m0_to_bf16raw.
+    # Neither PDL call is a barrier among a block's threads: the shared tile below is written
+    # and read by the same thread only, so no CL6xx. 32 lanes storing 2-byte fp4x4 at out[i]:
+    # 64 contiguous bytes = 2 sectors.
+    res, fa = _check(tmp_path, """
+        #include <cuda_fp4.h>
+        #include <cuda_fp8.h>
+        __global__ void k(const float4 *in, const unsigned char *e, __nv_fp4x4_e2m1 *out) {
+            __shared__ float s[256];
+            cudaGridDependencySynchronize();
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            s[threadIdx.x] = (float)(__nv_bfloat16)__nv_cvt_e8m0_to_bf16raw(e[i]);
+            const float4 v = in[i];
+            const float f = s[threadIdx.x];
+            out[i] = __nv_fp4x4_e2m1(make_float4(v.x * f, v.y * f, v.z * f, v.w * f));
+            const __half2_raw h = __nv_cvt_fp4x2_to_halfraw2((__nv_fp4x2_storage_t)out[i].__x, __NV_E2M1);
+            (void)h;
+            cudaTriggerProgrammaticLaunchCompletion();
+        }""", block=(256, 1, 1))
+    _analysed(res, fa)
+    assert [x for x in _accesses(fa) if x[0] == "out" and x[1] == "store"] == \
+        [("out", "store", False, 2, 2)]
+    assert not [d for d in res.diagnostics if d.code.startswith("CL6")]
