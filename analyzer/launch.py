@@ -101,7 +101,22 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
                 shown = f"`{p.name}`" + (f" = `{t}`" if t != p.name else "")
                 site.unknown.append(f"argument {shown}: {constprop.why_unknown(a, env)}")
 
-    hostflow.propagate_program(tu.functions, on_launch)
+    # A launch of a host function's parameter (`kernel<<<p.grid, p.block>>>` in a wrapper the
+    # kernel is handed to) is not a launch of a kernel by that name: each call handing the
+    # wrapper a kernel is one (hostflow.forward), with the wrapper's values from that call.
+    forwarded = {id(x.site) for fn in tu.functions if not fn.is_kernel
+                 for _, x in hostflow.kernel_params(fn)}
+    known = {id(s) for s in tu.launches}
+
+    def on_any_launch(x: ir.LaunchExpr, env) -> None:
+        on_launch(x, env)
+        if x.site.via and id(x.site) not in known:
+            known.add(id(x.site))
+            tu.launches.append(x.site)
+
+    if forwarded:
+        tu.launches[:] = [s for s in tu.launches if id(s) not in forwarded]
+    hostflow.propagate_program(tu.functions, on_any_launch)
 
 
 def site_text(site: ir.LaunchSite, what: str) -> str:
@@ -122,7 +137,8 @@ def _where(site: ir.LaunchSite, kernel: ir.Function) -> str:
     # A header's kernel launched from another file (its includer, say): name that file.
     f = site.range.file
     at = f"{os.path.basename(f)}:" if f and kernel.range.file and not site.range.in_file(kernel.range.file) else "line "
-    return f"{at}{site.range.line}: {site.kernel}<<<{cfg}>>>"
+    via = f" (launched by `{site.via}`)" if site.via else ""
+    return f"{at}{site.range.line}: {site.kernel}<<<{cfg}>>>{via}"
 
 
 def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
