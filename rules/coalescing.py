@@ -187,6 +187,10 @@ def _split_pieces(a, accesses):
         d = sp.simplify(b.event.pointer.offset - ev.pointer.offset)
         if d.is_Integer and 0 < abs(int(d)) < span and int(d) % e == 0:
             found.setdefault(int(d), b)
+    if len(found) < stride - 1:
+        # a piece needs `stride` accesses: with fewer, none is covered (and the search below,
+        # quadratic in `stride`, took 49 s on im2col.cu's 1024 * 1024-element strides)
+        return None
     for start in range(0, -span, -e):  # the piece [start, start + span) must be covered
         offs = [start + j * e for j in range(stride)]
         if all(o == 0 or o in found for o in offs):
