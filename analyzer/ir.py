@@ -573,6 +573,9 @@ class LaunchSite:
     # void launch(K kernel, const params &p, ...) { kernel<<<p.grid, p.block>>>(...); }``):
     # that function's name; ``range`` is then the call that hands it the kernel.
     via: str = ""
+    # Kernel parameters passed the same variable as a component of the block (``dim3 b(n);
+    # k<<<g, b>>>(..., n)``): parameter name -> component.
+    block_params: dict = field(default_factory=dict)
 
 
 @dataclass(eq=False)

@@ -29,6 +29,9 @@ class LaunchConfig:
     # Every launch site passes the grid as an integer: gridDim.y = gridDim.z = 1 even where
     # gridDim.x is not known.
     grid_1d: bool = False
+    # Kernel parameters that every launch site passes the block's size in (name -> component
+    # x/y/z): the same variable as that component of the block, whatever its value.
+    block_params: dict = field(default_factory=dict)
 
     @property
     def threads_per_block(self) -> int:
@@ -63,9 +66,14 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
     kernels = {}
     for k in tu.kernels:
         kernels.setdefault(k.name, k)
+    owner = {id(x.site): fn for fn in tu.functions if not fn.is_kernel
+             for x in fn.expressions() if isinstance(x, ir.LaunchExpr)}
 
     def on_launch(x: ir.LaunchExpr, env) -> None:
         site = x.site
+        fn = owner.get(id(site))
+        kernel = kernels.get(site.kernel)
+        site.block_params = block_params(x, fn, kernel) if fn is not None and kernel is not None else {}
         cfg = list(x.config) + [None] * 4
         site.grid = _dim3(constprop.evaluate(cfg[0], env))
         site.grid_1d = cfg[0] is not None and getattr(cfg[0].type, "kind", "") == "scalar"
@@ -119,6 +127,62 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
     hostflow.propagate_program(tu.functions, on_any_launch)
 
 
+def _var_of(e: Optional[ir.Expr]):
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    return e.var if isinstance(e, ir.VarRef) else None
+
+
+def block_params(x: ir.LaunchExpr, fn: ir.Function, kernel: ir.Function) -> dict:
+    """Kernel parameters the launch ``x`` (in host function ``fn``) passes the same variable as
+    a component of its block: ``const dim3 b(n, 1, 1); k<<<g, b>>>(..., n)`` or ``k<<<g, n>>>
+    (..., n)`` gives {name of k's parameter: "x"}. The variable must not be written in ``fn``
+    but where it is declared; a dim3 variable, declared with its components and never written."""
+    if len(x.config) < 2 or fn is None or fn.body is None:
+        return {}
+    writes: set = set()
+    decls: dict = {}
+    for st in ir.walk_stmt(fn.body):
+        if isinstance(st, ir.DeclStmt):
+            decls.setdefault(st.var, []).append(st)
+        for e in st.exprs():
+            for y in e.walk():
+                constprop.collect_writes(y, writes)
+
+    def stable(v) -> bool:
+        return v is not None and v not in writes and len(decls.get(v, ())) <= 1
+
+    b = x.config[1]
+    while isinstance(b, ir.Cast):
+        b = b.operand
+    parts = None
+    if isinstance(b, ir.VarRef) and b.var.type.spelling.endswith("dim3"):
+        d = decls.get(b.var, [])
+        if stable(b.var) and len(d) == 1 and d[0].init is not None:
+            b = d[0].init
+            while isinstance(b, ir.Cast):
+                b = b.operand
+        else:
+            return {}
+    if isinstance(b, ir.Call) and constprop._base_name(b.callee) in constprop._DIM3_CTORS:
+        parts = list(b.args)
+    elif isinstance(b, ir.InitList):
+        parts = list(b.items)
+    elif isinstance(b, ir.VarRef) and b.type.kind == "scalar":
+        parts = [b]
+    if not parts:
+        return {}
+    out = {}
+    for comp, pe in zip("xyz", parts):
+        v = _var_of(pe)
+        if not stable(v):
+            continue
+        for i, a in enumerate(x.args):
+            if i < len(kernel.params) and _var_of(a) is v and kernel.params[i].type.kind == "scalar":
+                out[kernel.params[i].name] = comp
+    return out
+
+
 def site_text(site: ir.LaunchSite, what: str) -> str:
     return {"grid": site.grid_text, "block": site.block_text}.get(what, site.smem_text)
 
@@ -149,6 +213,11 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
     lc = _launch_config(kernel, tu, block, grid, dynamic_smem, default_block)
     sites = [s for s in tu.launches if site_matches(s, kernel)]
     lc.grid_1d = bool(sites) and all(s.grid_1d for s in sites)
+    if sites:  # a relation every launch site has
+        common = set(sites[0].block_params.items())
+        for s in sites[1:]:
+            common &= set(s.block_params.items())
+        lc.block_params = dict(common)
     return lc
 
 

@@ -128,7 +128,7 @@ class ExprLowering:
             return self._call(c, r, t)
         if k == CK.INIT_LIST_EXPR:
             return ir.InitList(r, t, [self._expr(x) for x in children(c)],
-                               record_fields(c.type) if t.kind == "record" else None)
+                               record_fields(c.type) or None if t.kind == "record" else None)
         if k == CK.LAMBDA_EXPR:
             # Not modelled as a value, but its body is lowered so that what it does (e.g. a
             # kernel launch inside `[&]{ k<<<g, b>>>(...); }`) is visible to the analyses.
@@ -323,7 +323,7 @@ def record_fields(t: ci.Type) -> tuple:
     """The field names of a record type, in declaration order (an aggregate's braced
     initializer sets them in this order)."""
     decl = t.get_canonical().get_declaration()
-    if decl is None or decl.kind not in (CK.STRUCT_DECL, CK.CLASS_DECL):
+    if decl is None or decl.kind not in (CK.STRUCT_DECL, CK.CLASS_DECL) or decl.spelling in _VECTOR_CTORS:
         return ()
     return tuple(x.spelling for x in children(decl) if x.kind == CK.FIELD_DECL)
 
