@@ -262,3 +262,23 @@ def test_programmatic_dependent_launch_and_fp4(tmp_path):
     assert [x for x in _accesses(fa) if x[0] == "out" and x[1] == "store"] == \
         [("out", "store", False, 2, 2)]
     assert not [d for d in res.diagnostics if d.code.startswith("CL6")]
+
+
+def test_device_classification_helpers(tmp_path):
+    # ggml-cuda topk-moe.cu: `if (__isnanf(wt[i])) wt[i] = -FLT_MAX;` in a kernel. CUDA's
+    # math_functions.h declares __isnanf/__isinff/__finitef/__signbitf (and the double ones) for
+    # the device; glibc declares host-only ones of the same names, so the call was "no matching
+    # function" and every instantiation of the kernel CL000. 32 lanes storing floats at w[i]:
+    # 4 sectors; doubles at d[i]: 8.
+    res, fa = _check(tmp_path, """
+        #include <cmath>
+        #include <cfloat>
+        __global__ void k(float *w, double *d) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (__isnanf(w[i]) || __isinff(w[i]) || !__finitef(w[i]) || __signbitf(w[i])) w[i] = -FLT_MAX;
+            if (__isnan(d[i]) || __isinf(d[i]) || !__finite(d[i]) || __signbit(d[i])) d[i] = 0.0;
+        }
+        int host(float x) { return __isnanf(x); }""", block=(256, 1, 1))
+    _analysed(res, fa)
+    assert [x for x in _accesses(fa) if x[1] == "store"] == [("w", "store", False, 4, 4),
+                                                             ("d", "store", False, 8, 8)]
