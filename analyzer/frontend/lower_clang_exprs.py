@@ -5,6 +5,8 @@ kernel launches.
 from __future__ import annotations
 
 
+from typing import Optional
+
 import clang.cindex as ci
 
 from .. import ir
@@ -23,6 +25,15 @@ _VECTOR_CTORS = {"dim3", "uint3", "int3"}
 
 class ExprLowering:
     """Mixin of :class:`.lower_clang.Lowerer`: reads and writes its per-function state."""
+
+    #: calls of CUB block collectives met while lowering statements (their names), each to be
+    #: followed by the block barrier it executes (see :func:`cub_block_collective`)
+    @property
+    def cub_barriers(self) -> list:
+        lst = self.__dict__.get("_cub_barriers")
+        if lst is None:
+            lst = self.__dict__["_cub_barriers"] = []
+        return lst
 
     def expr(self, c: ci.Cursor) -> ir.Expr:
         try:
@@ -253,6 +264,10 @@ class ExprLowering:
                 ok = children(obj)
                 if ok:
                     call.args.insert(0, self._expr(ok[0]))
+        if ref is not None and ref.kind == CK.CXX_METHOD:
+            collective = cub_block_collective(ref)
+            if collective:
+                self.cub_barriers.append(collective)
         if ref is not None and ref.kind == CK.CONSTRUCTOR and len(args) > 1 and \
                 name not in _VECTOR_CTORS:
             call.fields = ctor_fields(ref)
@@ -352,3 +367,48 @@ def ctor_fields(ref: ci.Cursor) -> tuple:
                 e.referenced.kind == CK.PARM_DECL and cursor_key(e.referenced) in keys:
             out.append((x.spelling, keys[cursor_key(e.referenced)]))
     return tuple(out)
+
+
+# CUB's block-wide collectives whose methods synchronise the block (CTA_SYNC) when it has more
+# than one warp: scans, reductions, exchanges, sorts, histograms, discontinuities, shuffles.
+# (BlockLoad/BlockStore do only with their transposing algorithms: not counted.)
+_CUB_SYNCING = {"BlockScan", "BlockReduce", "BlockExchange", "BlockRadixSort", "BlockRadixRank",
+                "BlockHistogram", "BlockDiscontinuity", "BlockAdjacentDifference", "BlockShuffle",
+                "BlockMergeSort"}
+
+
+def cub_block_collective(ref: ci.Cursor) -> Optional[str]:
+    """``"BlockScan::InclusiveSum"`` when ``ref`` is a method of a CUB block collective whose
+    BLOCK_DIM_X (its second template argument) exceeds a warp: the call executes at least one
+    block barrier (CUB: "a subsequent __syncthreads() ... should be invoked ... if the
+    collective's temporary storage is to be reused"), so every access a thread makes before
+    the call is ordered before every access any thread makes after it."""
+    cls = ref.semantic_parent
+    if cls is None or cls.spelling not in _CUB_SYNCING:
+        return None
+    ns = cls.semantic_parent
+    while ns is not None and ns.kind == CK.NAMESPACE and ns.spelling != "cub":
+        ns = ns.semantic_parent
+    if ns is None or ns.kind != CK.NAMESPACE:
+        return None
+    spelling = cls.type.get_canonical().spelling
+    if "<" not in spelling:
+        return None
+    depth, parts, cur = 0, [], ""
+    for ch in spelling[spelling.index("<") + 1:]:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            if depth == 0:
+                break
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur.strip())
+    x = int_or_none(parts[1]) if len(parts) > 1 else None
+    if x is None or x <= 32:
+        return None
+    return f"{cls.spelling}::{ref.spelling}"
