@@ -73,6 +73,50 @@ class Env(dict):
             self.why.pop((var, m), None)
 
 
+class Record:
+    """The known fields of a record (a struct of launch parameters built by its constructor or
+    a braced initializer): field -> value, and why each unknown field is unknown."""
+
+    __slots__ = ("fields", "why")
+
+    def __init__(self, fields, why=None):
+        self.fields = tuple(fields)
+        self.why = dict(why or {})
+
+    def get(self, name):
+        for f, v in self.fields:
+            if f == name:
+                return v
+        return None
+
+    def __eq__(self, other):
+        return isinstance(other, Record) and self.fields == other.fields
+
+    def __hash__(self):
+        return hash(self.fields)
+
+    def __repr__(self):
+        return "Record(" + ", ".join(f"{f}={v!r}" for f, v in self.fields) + ")"
+
+
+def _record(e: ir.Expr, exprs: list, env: dict, d: int) -> Optional[Record]:
+    """The record a constructor call or a braced initializer builds (``exprs``: the
+    expression each field gets, None where it is not one the constructor copies)."""
+    names = e.fields if isinstance(e, ir.InitList) else tuple(f for f, _ in e.fields)
+    vals, why = [], {}
+    for name, x in zip(names, exprs):
+        v = _eval(x, env, d) if x is not None else None
+        vals.append((name, v))
+        if not known(v) and x is not None:
+            try:
+                why[name] = _why(x, env, d) or f"`{text(x)}` is not a compile-time constant"
+            except RecursionError:
+                pass
+    if all(v is None for _, v in vals):
+        return None
+    return Record(vals, why)
+
+
 def known(v) -> bool:
     """A value with every part known (a dim3 may be known in some components only)."""
     return v is not None and not (isinstance(v, tuple) and any(c is None for c in v))
@@ -164,9 +208,13 @@ def _eval(e: ir.Expr, env: dict, depth: int) -> Optional[Value]:
         v = _eval(e.base, env, d)
         if isinstance(v, tuple) and e.member in ("x", "y", "z"):
             return v["xyz".index(e.member)]
+        if isinstance(v, Record) and not e.arrow:
+            return v.get(e.member)
         return None
     if isinstance(e, ir.Call):
         return _call(e, env, d)
+    if isinstance(e, ir.InitList) and e.fields:
+        return _record(e, list(e.items) + [None] * (len(e.fields) - len(e.items)), env, d)
     if isinstance(e, ir.InitList):
         vals = [_as_int(_eval(x, env, d)) for x in e.items]
         if e.type.spelling.endswith("dim3") or e.type.spelling == "dim3":
@@ -213,6 +261,8 @@ def _call(e: ir.Call, env: dict, d: int) -> Optional[Value]:
         if isinstance(a, (int, float)) and isinstance(b, (int, float)):
             return wrap(float(a) ** float(b), e.type)
         return None
+    if e.fields:  # a record's constructor: the fields it copies from its arguments
+        return _record(e, [e.args[i] if i < len(e.args) else None for _, i in e.fields], env, d)
     if e.function is not None:
         return _inline_call(e, env, d)
     return None
@@ -406,6 +456,8 @@ def _why(e: ir.Expr, env: dict, depth: int) -> Optional[str]:
         return _why(e.base, env, depth + 1) or f"`{text(e)}` is a run-time value"
     if isinstance(e, ir.Member):
         base = evaluate(e.base, env)
+        if isinstance(base, Record):
+            return base.why.get(e.member) or f"`{text(e)}` has no known value here"
         if isinstance(base, tuple) and isinstance(e.base, ir.VarRef) and e.member in ("x", "y", "z"):
             return whys.get((e.base.var, e.member)) or whys.get(e.base.var) or \
                 f"`{text(e)}` has no known value here"

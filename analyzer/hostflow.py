@@ -63,8 +63,61 @@ def propagate_program(functions: list[ir.Function], on_launch, no_args: bool = F
             seeds = new
             break
         seeds = new
+    forwarders = {f: ks for f in fns if (ks := kernel_params(f))}
+
+    def forward(c: ir.Call, env: Env) -> None:
+        """A call handing a kernel to a host function that launches its parameter: that
+        launch, with the function's parameters bound from this call alone."""
+        f = c.function
+        for i, x in forwarders.get(f, ()):
+            ref = c.args[i] if i < len(c.args) else None
+            while isinstance(ref, (ir.Cast, ir.UnaryOp)) and getattr(ref, "op", "&") == "&":
+                ref = ref.operand
+            if not isinstance(ref, ir.FuncRef):
+                continue
+            fenv = _bind_call(f, c, env, seeds[f])
+            site = ir.LaunchSite(kernel=ref.name, template_args=ref.template_args, range=c.range,
+                                 grid_text=x.site.grid_text, block_text=x.site.block_text,
+                                 smem_text=x.site.smem_text, stream_text=x.site.stream_text,
+                                 args=x.args, caller=x.site.caller, via=f.name)
+            launch = ir.LaunchExpr(c.range, x.type, site, x.config, x.args)
+            walk_function(f, fenv, lambda y, e, x=x, launch=launch:
+                          on_launch(launch, e) if y is x else None)
+
     for f in fns:
-        walk_function(f, seeds[f].copy(), on_launch)
+        walk_function(f, seeds[f].copy(), on_launch, forward if forwarders else None)
+
+
+def kernel_params(fn: ir.Function) -> list:
+    """The launches in ``fn`` whose kernel is one of its parameters (a function pointer the
+    caller passes), as (parameter index, launch expression)."""
+    if fn.body is None or not fn.params:
+        return []
+    names = {p.name: i for i, p in enumerate(fn.params)}
+    return [(names[x.site.kernel], x) for x in fn.expressions()
+            if isinstance(x, ir.LaunchExpr) and x.site.kernel in names]
+
+
+def _bind_call(fn: ir.Function, c: ir.Call, env: Env, seed: Env) -> Env:
+    """``fn``'s parameters bound from the one call ``c`` (evaluated in the caller's ``env``),
+    over what every call agrees on (``seed``)."""
+    out = seed.copy()
+    for i, p in enumerate(fn.params):
+        a = c.args[i] if i < len(c.args) else p.default
+        if a is None:
+            continue
+        v = evaluate(a, env)
+        if v is not None:
+            out.set(p, wrap(v, p.type), keep_parts=True)
+            org = env.origins(a)
+            if org:
+                out.origin[p] = org
+            else:
+                out.origin.pop(p, None)
+        else:
+            out.forget(p, f"`{p.name}` is a parameter of `{fn.name}`; the call at line "
+                          f"{c.range.line} passes `{text(a)}`: {why_unknown(a, env)}")
+    return out
 
 
 def _reaching_launches(fns: list[ir.Function]) -> list[ir.Function]:

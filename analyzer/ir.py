@@ -160,6 +160,9 @@ class FuncRef(Expr):
     """A reference to a function by name (callee of an indirect call, or a function pointer)."""
 
     name: str
+    # A function template specialization's arguments as a launch site spells them (``scale<4>``
+    # passed to a host wrapper that launches it: ``("4",)``).
+    template_args: tuple = ()
 
 
 @dataclass(eq=False)
@@ -196,6 +199,9 @@ class Call(Expr):
     callee: str
     args: list[Expr]
     function: Optional["Function"] = field(default=None, repr=False)  # resolved device function
+    # A record's constructor: the fields it sets straight from one of its parameters, as
+    # ((field, argument index), ...) (``p(const dim3 &b) : block(b) {}``); None otherwise.
+    fields: Optional[tuple] = field(default=None, repr=False)
 
     def children(self):
         return list(self.args)
@@ -257,6 +263,8 @@ class Ternary(Expr):
 @dataclass(eq=False)
 class InitList(Expr):
     items: list[Expr]
+    # A record's braced aggregate initialization: its field names in declaration order.
+    fields: Optional[tuple] = field(default=None, repr=False)
 
     def children(self):
         return list(self.items)
@@ -568,6 +576,13 @@ class LaunchSite:
     # A launch through a function pointer (``kernel<<<grid, block>>>(...)`` after ``kernel =
     # &copyRow;`` in a switch): the kernels the pointer is assigned in the launching function.
     candidates: tuple = ()
+    # Launched by a host function that takes the kernel as a parameter (``template <class K>
+    # void launch(K kernel, const params &p, ...) { kernel<<<p.grid, p.block>>>(...); }``):
+    # that function's name; ``range`` is then the call that hands it the kernel.
+    via: str = ""
+    # Kernel parameters passed the same variable as a component of the block (``dim3 b(n);
+    # k<<<g, b>>>(..., n)``): parameter name -> component.
+    block_params: dict = field(default_factory=dict)
 
 
 @dataclass(eq=False)

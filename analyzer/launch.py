@@ -29,6 +29,9 @@ class LaunchConfig:
     # Every launch site passes the grid as an integer: gridDim.y = gridDim.z = 1 even where
     # gridDim.x is not known.
     grid_1d: bool = False
+    # Kernel parameters that every launch site passes the block's size in (name -> component
+    # x/y/z): the same variable as that component of the block, whatever its value.
+    block_params: dict = field(default_factory=dict)
 
     @property
     def threads_per_block(self) -> int:
@@ -64,9 +67,14 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
     for k in tu.kernels:
         kernels.setdefault(k.name, k)
     _pointer_candidates(tu, kernels)
+    owner = {id(x.site): fn for fn in tu.functions if not fn.is_kernel
+             for x in fn.expressions() if isinstance(x, ir.LaunchExpr)}
 
     def on_launch(x: ir.LaunchExpr, env) -> None:
         site = x.site
+        fn = owner.get(id(site))
+        kernel = kernels.get(site.kernel)
+        site.block_params = block_params(x, fn, kernel) if fn is not None and kernel is not None else {}
         cfg = list(x.config) + [None] * 4
         site.grid = _dim3(constprop.evaluate(cfg[0], env))
         site.grid_1d = cfg[0] is not None and getattr(cfg[0].type, "kind", "") == "scalar"
@@ -102,7 +110,22 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
                 shown = f"`{p.name}`" + (f" = `{t}`" if t != p.name else "")
                 site.unknown.append(f"argument {shown}: {constprop.why_unknown(a, env)}")
 
-    hostflow.propagate_program(tu.functions, on_launch)
+    # A launch of a host function's parameter (`kernel<<<p.grid, p.block>>>` in a wrapper the
+    # kernel is handed to) is not a launch of a kernel by that name: each call handing the
+    # wrapper a kernel is one (hostflow.forward), with the wrapper's values from that call.
+    forwarded = {id(x.site) for fn in tu.functions if not fn.is_kernel
+                 for _, x in hostflow.kernel_params(fn)}
+    known = {id(s) for s in tu.launches}
+
+    def on_any_launch(x: ir.LaunchExpr, env) -> None:
+        on_launch(x, env)
+        if x.site.via and id(x.site) not in known:
+            known.add(id(x.site))
+            tu.launches.append(x.site)
+
+    if forwarded:
+        tu.launches[:] = [s for s in tu.launches if id(s) not in forwarded]
+    hostflow.propagate_program(tu.functions, on_any_launch)
 
     # The block a launch has when the program runs without command-line arguments, where the
     # arguments may replace it (``int blocksize = 512; if (argc > 1) blocksize = atoi(argv[1]);``):
@@ -118,6 +141,62 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
             site.noargs_block = b if b is not None and b[0] * b[1] * b[2] <= 4096 else None
 
         hostflow.propagate_program(tu.functions, on_launch_noargs, no_args=True)
+
+
+def _var_of(e: Optional[ir.Expr]):
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    return e.var if isinstance(e, ir.VarRef) else None
+
+
+def block_params(x: ir.LaunchExpr, fn: ir.Function, kernel: ir.Function) -> dict:
+    """Kernel parameters the launch ``x`` (in host function ``fn``) passes the same variable as
+    a component of its block: ``const dim3 b(n, 1, 1); k<<<g, b>>>(..., n)`` or ``k<<<g, n>>>
+    (..., n)`` gives {name of k's parameter: "x"}. The variable must not be written in ``fn``
+    but where it is declared; a dim3 variable, declared with its components and never written."""
+    if len(x.config) < 2 or fn is None or fn.body is None:
+        return {}
+    writes: set = set()
+    decls: dict = {}
+    for st in ir.walk_stmt(fn.body):
+        if isinstance(st, ir.DeclStmt):
+            decls.setdefault(st.var, []).append(st)
+        for e in st.exprs():
+            for y in e.walk():
+                constprop.collect_writes(y, writes)
+
+    def stable(v) -> bool:
+        return v is not None and v not in writes and len(decls.get(v, ())) <= 1
+
+    b = x.config[1]
+    while isinstance(b, ir.Cast):
+        b = b.operand
+    parts = None
+    if isinstance(b, ir.VarRef) and b.var.type.spelling.endswith("dim3"):
+        d = decls.get(b.var, [])
+        if stable(b.var) and len(d) == 1 and d[0].init is not None:
+            b = d[0].init
+            while isinstance(b, ir.Cast):
+                b = b.operand
+        else:
+            return {}
+    if isinstance(b, ir.Call) and constprop._base_name(b.callee) in constprop._DIM3_CTORS:
+        parts = list(b.args)
+    elif isinstance(b, ir.InitList):
+        parts = list(b.items)
+    elif isinstance(b, ir.VarRef) and b.type.kind == "scalar":
+        parts = [b]
+    if not parts:
+        return {}
+    out = {}
+    for comp, pe in zip("xyz", parts):
+        v = _var_of(pe)
+        if not stable(v):
+            continue
+        for i, a in enumerate(x.args):
+            if i < len(kernel.params) and _var_of(a) is v and kernel.params[i].type.kind == "scalar":
+                out[kernel.params[i].name] = comp
+    return out
 
 
 def _pointer_candidates(tu: ir.TranslationUnit, kernels: dict) -> None:
@@ -170,7 +249,8 @@ def _where(site: ir.LaunchSite, kernel: ir.Function) -> str:
     # A header's kernel launched from another file (its includer, say): name that file.
     f = site.range.file
     at = f"{os.path.basename(f)}:" if f and kernel.range.file and not site.range.in_file(kernel.range.file) else "line "
-    return f"{at}{site.range.line}: {site.kernel}<<<{cfg}>>>"
+    via = f" (launched by `{site.via}`)" if site.via else ""
+    return f"{at}{site.range.line}: {site.kernel}<<<{cfg}>>>{via}"
 
 
 def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
@@ -181,6 +261,11 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
     lc = _launch_config(kernel, tu, block, grid, dynamic_smem, default_block)
     sites = [s for s in tu.launches if site_matches(s, kernel)]
     lc.grid_1d = bool(sites) and all(s.grid_1d for s in sites)
+    if sites:  # a relation every launch site has
+        common = set(sites[0].block_params.items())
+        for s in sites[1:]:
+            common &= set(s.block_params.items())
+        lc.block_params = dict(common)
     return lc
 
 

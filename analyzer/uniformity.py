@@ -72,8 +72,11 @@ class Uniformity:
     """Block-uniformity of the values and decisions of one function."""
 
     def __init__(self, fn: ir.Function, cfg: Optional[CFG] = None, _callees: Optional[dict] = None,
-                 divergent_params: frozenset = frozenset()):
+                 divergent_params: frozenset = frozenset(), block_params: Optional[dict] = None):
         self.fn = fn
+        #: kernel parameters that every launch passes the block's size in (parameter name ->
+        #: component: ``k<<<g, n>>>(..., n)``): ``threadIdx.x >= n`` is then false for every thread
+        self._block_params = dict(block_params or {})
         self.cfg = cfg or CFG(fn)
         self._callee_cache = _callees if _callees is not None else {}
         #: parameters (by position) that the caller passes thread-dependent values in (a device
@@ -344,6 +347,8 @@ class Uniformity:
             return self._why(e.value, d, at)
         if isinstance(e, ir.BinOp) and e.op == "/" and self._block_quotient(e, at):
             return None
+        if isinstance(e, ir.BinOp) and self._thread_vs_block(e, at):
+            return None
         for c in e.children():
             if c is None:
                 continue
@@ -394,6 +399,9 @@ class Uniformity:
         e = _strip(e)
         if isinstance(e, ir.Builtin):
             return e.component if e.name == "blockDim" and e.component in ("x", "y", "z") else None
+        if isinstance(e, ir.VarRef) and e.var.storage == "param" and e.var.name in self._block_params \
+                and e.var in self.fn.params and not self._var_bits.get(e.var, 0):
+            return self._block_params[e.var.name]  # never written in the kernel
         if isinstance(e, ir.VarRef) and depth < 8:
             defs = self._plain_defs(e.var, at)
             if defs:
@@ -401,6 +409,34 @@ class Uniformity:
                 if len(comps) == 1:
                     return comps.pop()
         return None
+
+    def _thread_index(self, e: ir.Expr, at: Optional[Node], depth: int = 0) -> Optional[str]:
+        """The component c when ``e`` is ``threadIdx.c`` (or a local every reaching definition
+        of which sets it to ``threadIdx.c``)."""
+        e = _strip(e)
+        if isinstance(e, ir.Builtin):
+            return e.component if e.name == "threadIdx" and e.component in ("x", "y", "z") else None
+        if isinstance(e, ir.VarRef) and depth < 8:
+            defs = self._plain_defs(e.var, at)
+            if defs:
+                comps = {self._thread_index(d.value, d.node, depth + 1) for d in defs}
+                if len(comps) == 1:
+                    return comps.pop()
+        return None
+
+    def _thread_vs_block(self, e: ir.BinOp, at: Optional[Node]) -> bool:
+        """``threadIdx.c < blockDim.c`` (or ``>=``, either way round): the same answer for every
+        thread, since 0 <= threadIdx.c < blockDim.c (``if (col >= ncols) return;`` with the
+        block launched ``ncols`` wide: argsort's bitonic sort)."""
+        flip = {"<": ">", ">=": "<=", ">": "<", "<=": ">="}
+        if e.op not in flip:
+            return False
+        for op, t, b in ((e.op, e.lhs, e.rhs), (flip[e.op], e.rhs, e.lhs)):
+            if op in ("<", ">="):
+                c = self._thread_index(t, at)
+                if c is not None and self._block_dim(b, at, 0) == c:
+                    return True
+        return False
 
     def _nonneg_uniform(self, e: ir.Expr, at: Optional[Node], depth: int) -> bool:
         """A block-uniform value that cannot be negative: constants >= 0, blockIdx, blockDim,

@@ -239,13 +239,15 @@ def _split_pieces(a, accesses):
         d = _integer_difference(b.event.pointer.offset, ev.pointer.offset)
         if d is not None and 0 < abs(d) < span and d % e == 0:
             found.setdefault(d, b)
-    if len(found) < stride - 1:  # a piece needs the stride - 1 other elements
+    if len(found) < stride - 1:
+        # a piece needs `stride` accesses: with fewer, none is covered (and the search below,
+        # quadratic in `stride`, took 49 s on im2col.cu's 1024 * 1024-element strides)
         return None
     for start in range(0, -span, -e):  # the piece [start, start + span) must be covered
         offs = [start + j * e for j in range(stride)]
         if all(o == 0 or o in found for o in offs):
             group = [a] + [found[o] for o in offs if o != 0]
-            if not _sectors_used_whole(group, e):
+            if not _sectors_used_whole(group, e, [-start] + [o - start for o in offs if o != 0]):
                 return None  # lanes not evenly spaced (rows of a tile): some bytes stay unused
             return [(o, found[o]) for o in offs if o != 0] if start == 0 else []
     return None
@@ -300,9 +302,15 @@ def _loop_pieces(a) -> Optional[tuple[int, int]]:
     return None
 
 
-def _sectors_used_whole(group, e: int) -> bool:
+def _sectors_used_whole(group, e: int, offs: list) -> bool:
     """Every byte of every 32-byte sector the group's requests touch is read or written by one
-    of them, in each warp evaluated for all of them (one address scenario each)."""
+    of them, in each warp evaluated for all of them. ``offs``: each access's byte offset from
+    the group's lowest one (the same pointer and index but for a constant).
+
+    With one address scenario per warp, each access's own addresses are taken. With several
+    (unknown block indices or sizes sampled: ``averaged over 8 sampled values``), the k-th
+    scenarios of two accesses may be normalised to different bases, so the group's addresses
+    in each scenario are the first access's, shifted by the constant offsets."""
     per = []
     for b in group:
         ws = getattr(b, "warps", None)
@@ -312,17 +320,22 @@ def _sectors_used_whole(group, e: int) -> bool:
     common = set(per[0]).intersection(*per[1:])
     if not common:
         return False
+    base = offs[0]
     for n in common:
-        used = set()
-        for m in per:
-            w = m[n]
-            if len(w.scenarios) != 1:
-                return False
-            for addr in w.scenarios[0][1]:
-                used.update(range(addr, addr + e))
-        sectors = {x // 32 for x in used}
-        if len(used) != 32 * len(sectors):
+        ws = [m[n] for m in per]
+        if all(len(w.scenarios) == 1 for w in ws):
+            scenarios = [[(addr, 0) for w in ws for addr in w.scenarios[0][1]]]
+        elif len({len(w.scenarios) for w in ws}) == 1 and len({len(w.lanes) for w in ws}) == 1:
+            scenarios = [[(addr, o - base) for o in offs for addr in sc[1]] for sc in ws[0].scenarios]
+        else:
             return False
+        for sc in scenarios:
+            used = set()
+            for addr, o in sc:
+                used.update(range(addr + o, addr + o + e))
+            sectors = {x // 32 for x in used}
+            if len(used) != 32 * len(sectors):
+                return False
     return True
 
 

@@ -233,3 +233,52 @@ def test_thrust_tie_assigned_in_a_kernel(tmp_path):
         }""", block=(256, 1, 1))
     _analysed(res, fa)
     assert [x for x in _accesses(fa) if x[0] == "out"] == [("out", "store", False, 4, 4)] * 2
+
+
+def test_programmatic_dependent_launch_and_fp4(tmp_path):
+    # ggml-cuda common.cuh: every kernel begins with ggml_cuda_pdl_sync(), which on sm_90 calls
+    # cudaGridDependencySynchronize() (and ends with cudaTriggerProgrammaticLaunchCompletion());
+    # vendors/cuda.h includes <cuda_fp4.h> for CUDART >= 12.8 (quantize.cu: __nv_fp4x4_e2m1 from
+    # a float4, 2 bytes) and common.cuh converts an E8M0 scale with __nv_cvt_e8m0_to_bf16raw.
+    # Neither PDL call is a barrier among a block's threads: the shared tile below is written
+    # and read by the same thread only, so no CL6xx. 32 lanes storing 2-byte fp4x4 at out[i]:
+    # 64 contiguous bytes = 2 sectors.
+    res, fa = _check(tmp_path, """
+        #include <cuda_fp4.h>
+        #include <cuda_fp8.h>
+        __global__ void k(const float4 *in, const unsigned char *e, __nv_fp4x4_e2m1 *out) {
+            __shared__ float s[256];
+            cudaGridDependencySynchronize();
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            s[threadIdx.x] = (float)(__nv_bfloat16)__nv_cvt_e8m0_to_bf16raw(e[i]);
+            const float4 v = in[i];
+            const float f = s[threadIdx.x];
+            out[i] = __nv_fp4x4_e2m1(make_float4(v.x * f, v.y * f, v.z * f, v.w * f));
+            const __half2_raw h = __nv_cvt_fp4x2_to_halfraw2((__nv_fp4x2_storage_t)out[i].__x, __NV_E2M1);
+            (void)h;
+            cudaTriggerProgrammaticLaunchCompletion();
+        }""", block=(256, 1, 1))
+    _analysed(res, fa)
+    assert [x for x in _accesses(fa) if x[0] == "out" and x[1] == "store"] == \
+        [("out", "store", False, 2, 2)]
+    assert not [d for d in res.diagnostics if d.code.startswith("CL6")]
+
+
+def test_device_classification_helpers(tmp_path):
+    # ggml-cuda topk-moe.cu: `if (__isnanf(wt[i])) wt[i] = -FLT_MAX;` in a kernel. CUDA's
+    # math_functions.h declares __isnanf/__isinff/__finitef/__signbitf (and the double ones) for
+    # the device; glibc declares host-only ones of the same names, so the call was "no matching
+    # function" and every instantiation of the kernel CL000. 32 lanes storing floats at w[i]:
+    # 4 sectors; doubles at d[i]: 8.
+    res, fa = _check(tmp_path, """
+        #include <cmath>
+        #include <cfloat>
+        __global__ void k(float *w, double *d) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            if (__isnanf(w[i]) || __isinff(w[i]) || !__finitef(w[i]) || __signbitf(w[i])) w[i] = -FLT_MAX;
+            if (__isnan(d[i]) || __isinf(d[i]) || !__finite(d[i]) || __signbit(d[i])) d[i] = 0.0;
+        }
+        int host(float x) { return __isnanf(x); }""", block=(256, 1, 1))
+    _analysed(res, fa)
+    assert [x for x in _accesses(fa) if x[1] == "store"] == [("w", "store", False, 4, 4),
+                                                             ("d", "store", False, 8, 8)]

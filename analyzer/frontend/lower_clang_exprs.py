@@ -5,6 +5,8 @@ kernel launches.
 from __future__ import annotations
 
 
+from typing import Optional
+
 import clang.cindex as ci
 
 from .. import ir
@@ -17,8 +19,21 @@ from .clang_cursors import (
 )
 
 
+# dim3 and its kin are (x, y, z) values of their own to constant propagation, not records.
+_VECTOR_CTORS = {"dim3", "uint3", "int3"}
+
+
 class ExprLowering:
     """Mixin of :class:`.lower_clang.Lowerer`: reads and writes its per-function state."""
+
+    #: calls of CUB block collectives met while lowering statements (their names), each to be
+    #: followed by the block barrier it executes (see :func:`cub_block_collective`)
+    @property
+    def cub_barriers(self) -> list:
+        lst = self.__dict__.get("_cub_barriers")
+        if lst is None:
+            lst = self.__dict__["_cub_barriers"] = []
+        return lst
 
     def expr(self, c: ci.Cursor) -> ir.Expr:
         try:
@@ -123,7 +138,8 @@ class ExprLowering:
         if k == CK.CALL_EXPR:
             return self._call(c, r, t)
         if k == CK.INIT_LIST_EXPR:
-            return ir.InitList(r, t, [self._expr(x) for x in children(c)])
+            return ir.InitList(r, t, [self._expr(x) for x in children(c)],
+                               record_fields(c.type) or None if t.kind == "record" else None)
         if k == CK.LAMBDA_EXPR:
             # Not modelled as a value, but its body is lowered so that what it does (e.g. a
             # kernel launch inside `[&]{ k<<<g, b>>>(...); }`) is visible to the analyses.
@@ -196,7 +212,7 @@ class ExprLowering:
         if rk == CK.ENUM_CONSTANT_DECL:
             return ir.Const(r, t, ref.enum_value)
         if rk in (CK.FUNCTION_DECL, CK.FUNCTION_TEMPLATE, CK.CXX_METHOD):
-            return ir.FuncRef(r, t, name)
+            return ir.FuncRef(r, t, name, self._template_texts(ref))
         return ir.Unknown(r, t, name)
 
     def _call(self, c: ci.Cursor, r: ir.SourceRange, t: ir.CType) -> ir.Expr:
@@ -248,6 +264,13 @@ class ExprLowering:
                 ok = children(obj)
                 if ok:
                     call.args.insert(0, self._expr(ok[0]))
+        if ref is not None and ref.kind == CK.CXX_METHOD:
+            collective = cub_block_collective(ref)
+            if collective:
+                self.cub_barriers.append(collective)
+        if ref is not None and ref.kind == CK.CONSTRUCTOR and len(args) > 1 and \
+                name not in _VECTOR_CTORS:
+            call.fields = ctor_fields(ref)
         fn = self._device_function(ref) if ref is not None else None
         if fn is not None:
             call.function = fn
@@ -275,6 +298,22 @@ class ExprLowering:
                 out[i] = ir.UnaryOp(a.range, ptr, "&", a)
         return out
 
+    def _template_texts(self, ref: ci.Cursor) -> tuple:
+        """A function template specialization's arguments, spelled as the kernel's display
+        name spells them (``()`` for a function that is not one)."""
+        try:
+            if ref.get_num_template_arguments() <= 0:
+                return ()
+        except Exception:  # a libclang query on an odd declaration
+            return ()
+        tparams = []
+        tmpl = specialized_template(ref)
+        if tmpl is not None:
+            tparams = [ch.spelling for ch in children(tmpl)
+                       if ch.kind in (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER)]
+        _, texts = self._bindings(ref, tparams)
+        return tuple(texts)
+
     def _launch(self, c, kids, r, t) -> ir.Expr:
         callee_c = kids[0]
         cfg = [x for x in children(kids[1])[1:]  # drop the configure function itself
@@ -283,15 +322,7 @@ class ExprLowering:
         cfg_ir = [self._expr(x) for x in cfg]
         ref = find_ref(callee_c)
         kname = ref.spelling if ref is not None else callee_c.spelling
-        targs: tuple = ()
-        if ref is not None and ref.get_num_template_arguments() > 0:
-            tparams = []
-            tmpl = specialized_template(ref)
-            if tmpl is not None:
-                tparams = [ch.spelling for ch in children(tmpl)
-                           if ch.kind in (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER)]
-            _, texts = self._bindings(ref, tparams)
-            targs = tuple(texts)
+        targs = self._template_texts(ref) if ref is not None else ()
         texts = [self._text(x) for x in cfg]
         site = ir.LaunchSite(kernel=kname, template_args=targs, range=r, args=args,
                              grid_text=texts[0] if texts else "", block_text=texts[1] if len(texts) > 1 else "",
@@ -301,3 +332,83 @@ class ExprLowering:
         self.out.launches.append(site)
         return ir.LaunchExpr(r, t, site, cfg_ir, args)
 
+
+
+def record_fields(t: ci.Type) -> tuple:
+    """The field names of a record type, in declaration order (an aggregate's braced
+    initializer sets them in this order)."""
+    decl = t.get_canonical().get_declaration()
+    if decl is None or decl.kind not in (CK.STRUCT_DECL, CK.CLASS_DECL) or decl.spelling in _VECTOR_CTORS:
+        return ()
+    return tuple(x.spelling for x in children(decl) if x.kind == CK.FIELD_DECL)
+
+
+def ctor_fields(ref: ci.Cursor) -> tuple:
+    """The fields a constructor sets straight from one of its parameters (through casts
+    only), as ((field, parameter index), ...): ``p(const dim3 &b, int s) : block(b),
+    smem((size_t)s) {}`` gives (("block", 0), ("smem", 1))."""
+    ctor = ref.get_definition() or ref
+    kids = children(ctor)
+    params = [x for x in kids if x.kind == CK.PARM_DECL]
+    keys = {cursor_key(p): i for i, p in enumerate(params)}
+    out = []
+    for i, x in enumerate(kids):
+        if x.kind != CK.MEMBER_REF or i + 1 >= len(kids) or not kids[i + 1].kind.is_expression():
+            continue
+        e = kids[i + 1]
+        while e.kind in (CK.UNEXPOSED_EXPR, CK.PAREN_EXPR, CK.CSTYLE_CAST_EXPR,
+                         CK.CXX_STATIC_CAST_EXPR, CK.CXX_FUNCTIONAL_CAST_EXPR, CK.CALL_EXPR):
+            inner = [y for y in children(e) if y.kind.is_expression()]
+            if len(inner) != 1 or (e.kind == CK.CALL_EXPR and
+                                   (e.referenced is None or e.referenced.kind != CK.CONSTRUCTOR)):
+                break
+            e = inner[0]
+        if e.kind == CK.DECL_REF_EXPR and e.referenced is not None and \
+                e.referenced.kind == CK.PARM_DECL and cursor_key(e.referenced) in keys:
+            out.append((x.spelling, keys[cursor_key(e.referenced)]))
+    return tuple(out)
+
+
+# CUB's block-wide collectives whose methods synchronise the block (CTA_SYNC) when it has more
+# than one warp: scans, reductions, exchanges, sorts, histograms, discontinuities, shuffles.
+# (BlockLoad/BlockStore do only with their transposing algorithms: not counted.)
+_CUB_SYNCING = {"BlockScan", "BlockReduce", "BlockExchange", "BlockRadixSort", "BlockRadixRank",
+                "BlockHistogram", "BlockDiscontinuity", "BlockAdjacentDifference", "BlockShuffle",
+                "BlockMergeSort"}
+
+
+def cub_block_collective(ref: ci.Cursor) -> Optional[str]:
+    """``"BlockScan::InclusiveSum"`` when ``ref`` is a method of a CUB block collective whose
+    BLOCK_DIM_X (its second template argument) exceeds a warp: the call executes at least one
+    block barrier (CUB: "a subsequent __syncthreads() ... should be invoked ... if the
+    collective's temporary storage is to be reused"), so every access a thread makes before
+    the call is ordered before every access any thread makes after it."""
+    cls = ref.semantic_parent
+    if cls is None or cls.spelling not in _CUB_SYNCING:
+        return None
+    ns = cls.semantic_parent
+    while ns is not None and ns.kind == CK.NAMESPACE and ns.spelling != "cub":
+        ns = ns.semantic_parent
+    if ns is None or ns.kind != CK.NAMESPACE:
+        return None
+    spelling = cls.type.get_canonical().spelling
+    if "<" not in spelling:
+        return None
+    depth, parts, cur = 0, [], ""
+    for ch in spelling[spelling.index("<") + 1:]:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            if depth == 0:
+                break
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur.strip())
+    x = int_or_none(parts[1]) if len(parts) > 1 else None
+    if x is None or x <= 32:
+        return None
+    return f"{cls.spelling}::{ref.spelling}"

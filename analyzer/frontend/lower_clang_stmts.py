@@ -43,8 +43,10 @@ class StmtLowering:
                 if d.kind == CK.VAR_DECL:
                     v = self._local_var(d)
                     self._locals.append(v)
+                    mark = len(self.cub_barriers)
                     init = self._var_init(d)
                     out.append(ir.DeclStmt(srange(d), v, init))
+                    out.extend(self._cub_barrier_after(mark, srange(d)))
             return out
         r = srange(c)
         if k == CK.IF_STMT:
@@ -113,6 +115,7 @@ class StmtLowering:
                 out.extend(self.stmt(ch))
             return out
         if k.is_expression():
+            mark = len(self.cub_barriers)
             e = self.expr(c)
             if isinstance(e, ir.Call) and e.callee in BLOCK_BARRIERS | WARP_BARRIERS:
                 scope = "warp" if e.callee in WARP_BARRIERS else "block"
@@ -120,10 +123,19 @@ class StmtLowering:
             if isinstance(e, ir.Call) and e.callee == "sync" and is_cg_block_sync(c):
                 grid = bool(e.args) and "grid_group" in e.args[0].type.spelling or syncs_the_grid(c)
                 return [ir.Barrier(r, "cg::sync", cg_sync_scope(e), [], grid=grid)]
-            return [ir.ExprStmt(r, e)]
+            return [ir.ExprStmt(r, e)] + self._cub_barrier_after(mark, r)
         if k.is_declaration():
             return []
         return [ir.OtherStmt(r, k.name.lower())]
+
+    def _cub_barrier_after(self, mark: int, r: ir.SourceRange) -> list:
+        """The block barrier a CUB block collective called in the statement just lowered
+        executes (the calls met since ``mark``), placed after the statement."""
+        met = self.cub_barriers[mark:]
+        del self.cub_barriers[mark:]
+        if not met:
+            return []
+        return [ir.Barrier(r, "cub::" + met[0], "block", [])]
 
     def _var_init(self, d: ci.Cursor) -> Optional[ir.Expr]:
         kids = [ch for ch in children(d)

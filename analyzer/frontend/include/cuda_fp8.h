@@ -5,6 +5,7 @@
 #define __CUDA_FP8_H__
 #include "cuda_fp16.h"
 #include "cuda_bf16.h"
+#include "device_functions.h"
 
 #ifdef __cplusplus
 typedef unsigned char __nv_fp8_storage_t;
@@ -76,5 +77,22 @@ __host__ __device__ __nv_fp8_storage_t __nv_cvt_halfraw_to_fp8(__half_raw x, __n
 __host__ __device__ __nv_fp8_storage_t __nv_cvt_bfloat16raw_to_fp8(__nv_bfloat16_raw x, __nv_saturation_t saturate, __nv_fp8_interpretation_t fp8_interpretation);
 __host__ __device__ __half_raw __nv_cvt_fp8_to_halfraw(__nv_fp8_storage_t x, __nv_fp8_interpretation_t fp8_interpretation);
 __host__ __device__ __half2_raw __nv_cvt_fp8x2_to_halfraw2(__nv_fp8x2_storage_t x, __nv_fp8_interpretation_t fp8_interpretation);
+/* The 8-bit exponent-only scale type (CUDA 12.8): E8M0. */
+struct __attribute__((aligned(1))) __nv_fp8_e8m0 {
+  __nv_fp8_storage_t __x;
+  __nv_fp8_e8m0() = default;
+  __host__ __device__ explicit __nv_fp8_e8m0(const __half f);
+  __host__ __device__ explicit __nv_fp8_e8m0(const __nv_bfloat16 f);
+  __host__ __device__ explicit __nv_fp8_e8m0(const float f);
+  __host__ __device__ explicit __nv_fp8_e8m0(const double f);
+  __host__ __device__ explicit operator __half() const;
+  __host__ __device__ explicit operator float() const;
+  __host__ __device__ explicit operator __nv_bfloat16() const;
+  __host__ __device__ explicit operator double() const;
+};
+__host__ __device__ __nv_bfloat16_raw __nv_cvt_e8m0_to_bf16raw(const __nv_fp8_storage_t x);
+__host__ __device__ __nv_fp8_storage_t __nv_cvt_float_to_e8m0(float x, __nv_saturation_t saturate, enum cudaRoundMode rounding);
+__host__ __device__ __nv_fp8_storage_t __nv_cvt_double_to_e8m0(double x, __nv_saturation_t saturate, enum cudaRoundMode rounding);
+__host__ __device__ __nv_fp8_storage_t __nv_cvt_bfloat16raw_to_e8m0(__nv_bfloat16_raw x, __nv_saturation_t saturate, enum cudaRoundMode rounding);
 #endif /* __cplusplus */
 #endif /* __CUDA_FP8_H__ */

@@ -22,6 +22,9 @@
 #define __CUDALINT_EXTERN_C_END
 #endif
 
+/* Rounding modes of the conversion intrinsics (CUDA's crt/device_functions.h). */
+enum cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf };
+
 __CUDALINT_EXTERN_C_BEGIN
 
 /* ---- Barriers and memory fences ------------------------------------------------------ */
@@ -39,6 +42,11 @@ __device__ void __trap(void) __attribute__((noreturn));
 __device__ void __brkpt(void);
 __device__ void __prof_trigger(int counter);
 __device__ unsigned int __activemask(void);
+/* Programmatic dependent launch (sm_90+, CUDA's cuda_device_runtime_api.h): wait for the
+ * preceding grid in the stream / let the next one start. Grid-level ordering only: neither is a
+ * barrier among the threads of a block. */
+__device__ void cudaGridDependencySynchronize(void);
+__device__ void cudaTriggerProgrammaticLaunchCompletion(void);
 
 /* ---- Clocks and special registers ----------------------------------------------------- */
 __device__ long long clock64(void);

@@ -94,6 +94,15 @@ __device__ void sincospi(double x, double *sptr, double *cptr) __CUDALINT_MTHROW
 __device__ void sincospif(float x, float *sptr, float *cptr) __CUDALINT_MTHROW;
 __device__ float fdividef(float x, float y) __CUDALINT_MTHROW;
 __device__ double fdivide(double x, double y) __CUDALINT_MTHROW;
+/* classification helpers CUDA's math_functions.h declares (glibc's host ones share the names) */
+__device__ int __isnanf(float x) __CUDALINT_MTHROW;
+__device__ int __isnan(double x) __CUDALINT_MTHROW;
+__device__ int __isinff(float x) __CUDALINT_MTHROW;
+__device__ int __isinf(double x) __CUDALINT_MTHROW;
+__device__ int __finitef(float x) __CUDALINT_MTHROW;
+__device__ int __finite(double x) __CUDALINT_MTHROW;
+__device__ int __signbitf(float x) __CUDALINT_MTHROW;
+__device__ int __signbit(double x) __CUDALINT_MTHROW;
 
 /* integer helpers. abs/labs/llabs exist on the host in libc; min/max and friends do not, and
  * CUDA makes them __host__ __device__ (host code such as `blocks = min(maxBlocks, n)` relies
