@@ -228,8 +228,11 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
                        + (f"assumed ({default_reason(launch)})" if launch.source == "default"
                           else "from __launch_bounds__"))
     out: list[Access] = []
+    # loops that store to shared memory: their loads may not be fused (a store may alias one)
+    stored = frozenset(id(li.loop) for x in walker.events if x.kind == "store" and x.space == "shared"
+                       for li in x.loops)
     for e in walker.events:
-        out.append(_make_access(e, ev, target, syms, bindings, block, kernel, launch_note))
+        out.append(_make_access(e, ev, target, syms, bindings, block, kernel, launch_note, stored))
     hazards = warp_sync_hazards(walker.events, ev)
     table = AccessTable(out, hazards, kernel.display_name, ev, target)
     table.notes = list(walker.notes)
@@ -240,7 +243,7 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
 
 def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S.Symbols,
                  bindings: S.Bindings, block: tuple, kernel: ir.Function,
-                 launch_note: Optional[str]) -> Access:
+                 launch_note: Optional[str], stored_loops: frozenset = frozenset()) -> Access:
     r = e.node.range
     space = e.space
     notes: list[str] = []
@@ -261,7 +264,7 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
                          f"{parts[0][1]}-byte requests; the figures are per request")
         if space == "shared":
             banks, width = target.shared_memory_banks or 32, target.bank_width_bytes or 4
-            fused = _fused_vector(e, syms, bindings) if len(parts) == 1 else None
+            fused = _fused_vector(e, syms, bindings, stored_loops) if len(parts) == 1 else None
             if fused is not None:
                 addr, vec = fused
                 wa = ev.evaluate(addr, e.path)
@@ -347,7 +350,8 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
     return A
 
 
-def _fused_vector(e: S.AccessEvent, syms: S.Symbols, bindings: S.Bindings) -> Optional[tuple]:
+def _fused_vector(e: S.AccessEvent, syms: S.Symbols, bindings: S.Bindings,
+                  stored_loops: frozenset = frozenset()) -> Optional[tuple]:
     """``(address, bytes)`` of the vector load nvcc makes of a fully unrolled loop's loads of
     consecutive shared-memory elements (``regN[i] = Bs[base + i]``, i < 8: two LDS.128), else
     None. The loop's counter must step the address by one element, the loop move a multiple of
@@ -356,14 +360,18 @@ def _fused_vector(e: S.AccessEvent, syms: S.Symbols, bindings: S.Bindings) -> Op
     with a counter of its own (trip: the loop's bytes over the vector's). Measured on an H100
     (tests/data/sgemm-measured.json): SGEMM_CUDA's kernel 6 `regN[i] = Bs[dotIdx * BN +
     threadCol * TN + i]` issues LDS.128 at 8 of 4 ideal wavefronts, the conflict of 16-byte
-    lanes served a quarter-warp at a time, not the 4-way of the 4-byte loads in the source."""
+    lanes served a quarter-warp at a time, not the 4-way of the 4-byte loads in the source.
+    Not where the iterations' loads cannot be moved together: a barrier in the loop, a
+    condition inside it on the load's path, or a store to shared memory in it (nvcc 13 keeps
+    fixtures/barriers/branch_on_loaded_value.cu's `buf[ty][k]` as 4-byte LDS)."""
     E = e.elem_bytes
     if e.kind != "load" or e.atomic or e.volatile or E not in (4, 8) or not e.loops or \
             not isinstance(e.offset, sp.Expr):
         return None
     li = e.loops[-1]
     loop = li.loop
-    if loop.unroll == 1 or not loops.fully_unrolled(loop):
+    if loop.unroll == 1 or not loops.fully_unrolled(loop) or li.has_barrier or \
+            len(e.path) > li.path_len or id(loop) in stored_loops:
         return None
     offset = sp.expand(bindings.bind(e.offset))
     if not isinstance(offset, sp.Expr):

@@ -331,3 +331,24 @@ def test_instantiations_with_different_findings_name_their_kernel(tmp_path):
         }""")
     got = sorted((d.location.line, d.message.split(" bank conflict")[0]) for d in diags if d.code == "CL301")
     assert got == [(7, "2-way"), (9, "2-way"), (9, "`tiles<128>`: 4-way"), (9, "`tiles<64>`: 2-way")]
+
+
+def test_fused_loads_follow_nvcc_sass():
+    # What nvcc 13 -arch=sm_90 emitted (cuobjdump -sass on an H100 host): examples/matmul.cu 4
+    # LDS.128 + 16 LDS per tile (Ms[ty][k..k+3] fused), fix/pad_shape_used.cu 8 LDS.128 (row_sum's
+    # 32 consecutive floats), barriers/branch_on_loaded_value.cu 43 LDS and no LDS.128: its
+    # buf[ty][k] loads sit under a branch in a loop with a barrier and shared stores.
+    from pathlib import Path
+
+    from cudalint.analyzer.pipeline import AnalysisOptions, analyze_file
+
+    fx = Path(__file__).resolve().parents[1] / "fixtures"
+
+    def fused(name):
+        fa = analyze_file(str(fx / name), AnalysisOptions(use_ptxas=False))
+        return sorted(a.fused for k in fa.kernels for a in k.accesses
+                      if a.space == "shared" and a.kind == "load" and a.fused > 1)
+
+    assert fused("examples/matmul.cu") == [4]
+    assert fused("fix/pad_shape_used.cu") == [4]
+    assert fused("barriers/branch_on_loaded_value.cu") == []

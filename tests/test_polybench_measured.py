@@ -104,7 +104,17 @@ def test_sectors_per_request_per_line(entry):
     assert kf is not None, entry["kernel"]
     assert list(kf.launch.grid) == entry["launch"]["grid"]
     kj = kf.to_json()
-    rows = [r for r in compare_lines(kj.get("accesses") or [], per_line(entry["accesses"]))
+    measured = entry["accesses"]
+    r = kf.function.range
+    lines = {a["line"] for a in measured if a["space"] == "global"}
+    if lines and not any(r.line <= ln <= r.end_line for ln in lines):
+        # nvcc emitted one body for kernels identical but for their names (3mm's mm3_kernel2
+        # and mm3_kernel3): the SASS of this one is attributed to the other's source lines.
+        # Its lines are then compared in order, shifted onto this kernel's own.
+        ours = sorted({a["line"] for a in kj.get("accesses") or [] if a["space"] == "global"})
+        shift = min(ours) - min(lines) if ours else 0
+        measured = [dict(a, line=a["line"] + shift) for a in measured]
+    rows = [r for r in compare_lines(kj.get("accesses") or [], per_line(measured))
             if r.get("space") == "global" and r.get("measured") is not None]
     bad = [r for r in rows if not r.get("agree")]
     assert rows and not bad, bad
