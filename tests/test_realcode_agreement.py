@@ -29,8 +29,6 @@ _GUARD_SH = ("guarded shared accesses: warps whose lanes are all switched off st
 # host code, the accumulators the compiler keeps in registers, guarded global loads and the
 # triangular CORR/COVAR loops agree since the request model (analyzer/requests.py).
 DISAGREE = {
-    ("cs_matrixmul:MatrixMulCUDA<32>", "shared_ld"): ("nvcc fuses the unrolled As[ty][k] loads into LDS.128 "
-                                                      "(fewer, wider requests: 1.2 wavefronts each)"),
     ("cs_reduction:reduce0", "shared_ld"): _GUARD_SH,
     ("cs_reduction:reduce0", "shared_st"): _GUARD_SH,
     ("cs_reduction:reduce1", "shared_ld"): _GUARD_SH + "; the conflict degree of sdata[2*s*tid] is taken "
@@ -41,9 +39,9 @@ DISAGREE = {
     ("rod_backprop:bpnn_layerforward_CUDA", "shared_st"): _GUARD_SH,
 }
 # Rows that agreed when this test was written: the table test fails if fewer agree.
-BASELINE = {"grid": 56, "registers": 56, "occupancy": 56, "global_ld": 56, "global_st": 56, "shared_ld": 3,
+BASELINE = {"grid": 56, "registers": 56, "occupancy": 56, "global_ld": 56, "global_st": 56, "shared_ld": 4,
             "shared_st": 4}
-BASELINE_ACCESS_AGREE = 192
+BASELINE_ACCESS_AGREE = 193
 _EXACT = ("registers", "occupancy")  # compared only where ptxas gave the registers
 
 
