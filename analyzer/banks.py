@@ -82,12 +82,15 @@ def _wavefronts_128(lanes: tuple, addrs: tuple, banks: int, width: int) -> tuple
     each distinct address of the group is a delivery of its own. A half-warp takes the most of
     its deliveries over eight and the most distinct words any bank holds among its addresses.
 
-    Fitted to every 128-bit pattern measured on Hopper (Nsight Compute; tests/data/
-    sgemm-measured.json and the ground truth's mm_tiled16 and smem_float4): 32 contiguous
+    Fitted to the 128-bit patterns measured on Hopper in real kernels (Nsight Compute; tests/
+    data/sgemm-measured.json and the ground truth's mm_tiled16 and smem_float4): 32 contiguous
     16-byte lanes, 4 of 4 ideal; lanes 0-15 on one address and 16-31 on another, 2 of 2;
     lane/4 on 8 addresses 32 bytes apart, 2 of 2; lane%4 on 4 contiguous addresses, 4 of 4;
-    lane%16 on 16 addresses 32 bytes apart, 8 of 4. A model that serves a quarter-warp per
-    pass gets the ratios right but 4 wavefronts for the two broadcasts."""
+    lane%16 on 16 addresses 32 bytes apart, 8 of 4. Then checked on 14 patterns measured on
+    an H200 afterwards (tests/microbench/lds128_patterns.cu; tests/test_banks.py), all
+    predicted exactly: among them a full-warp broadcast (2), lane%2 (2), lane/2 (2), lane^1
+    (4), lane*8 (32). The quarter-warp-per-pass model it replaces gets 7 of those 14 wrong
+    (4 wavefronts for every pattern whose quads share an address)."""
     halves: dict = {}
     for l, a in zip(lanes, addrs):
         halves.setdefault(l // 16, {}).setdefault(l // 4, set()).add(a)

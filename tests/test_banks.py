@@ -352,3 +352,27 @@ def test_fused_loads_follow_nvcc_sass():
     assert fused("examples/matmul.cu") == [4]
     assert fused("fix/pad_shape_used.cu") == [4]
     assert fused("barriers/branch_on_loaded_value.cu") == []
+
+
+# One LDS.128 of one warp at 14 patterns of float4 indices (tests/microbench/lds128_patterns.cu,
+# inline ld.shared.v4.f32), measured with Nsight Compute on an H200 (sm_90):
+# l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum per smsp__sass_inst_executed_op_shared_ld.
+LDS128_MEASURED = {
+    "p_bcast": (lambda l: 0, 2), "p_div16": (lambda l: l // 16, 2),
+    "p_div4_x2": (lambda l: (l // 4) * 2, 2), "p_mod4": (lambda l: l % 4, 4),
+    "p_mod16_x2": (lambda l: (l % 16) * 2, 8), "p_contig": (lambda l: l, 4),
+    "p_mod8": (lambda l: l % 8, 4), "p_div8": (lambda l: l // 8, 2), "p_x2": (lambda l: l * 2, 8),
+    "p_div2": (lambda l: l // 2, 2), "p_mod2": (lambda l: l % 2, 2),
+    "p_x8": (lambda l: (l * 8) % 256, 32), "p_div4": (lambda l: l // 4, 2),
+    "p_rev_pairs": (lambda l: l ^ 1, 4),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LDS128_MEASURED))
+def test_128_bit_wavefronts_match_the_h200(name):
+    from cudalint.analyzer.banks import wavefronts
+
+    index, measured = LDS128_MEASURED[name]
+    lanes = list(range(32))
+    wf, _ = wavefronts(lanes, [index(l) * 16 for l in lanes], 16)
+    assert wf == measured
