@@ -106,7 +106,8 @@ def array_accesses(fn: ir.Function, var: ir.Variable) -> list[tuple[ir.Index, li
     return out
 
 
-def address_escapes(fn: ir.Function, var: ir.Variable, _depth: int = 0) -> Optional[ir.Expr]:
+def address_escapes(fn: ir.Function, var: ir.Variable, _depth: int = 0,
+                    constness: Optional["_Constness"] = None) -> Optional[ir.Expr]:
     """An expression that uses the array as a pointer (passed to a call, pointer arithmetic,
     address taken): the compiler must then give it an address, i.e. local memory, unless it
     can inline and resolve everything. A reference to the whole array handed to a device
@@ -131,7 +132,7 @@ def address_escapes(fn: ir.Function, var: ir.Variable, _depth: int = 0) -> Optio
                 base = base.base
             if isinstance(base, ir.VarRef) and base.var is var:
                 if puns is None:
-                    puns = _ElementPuns(fn)
+                    puns = _ElementPuns(fn, constness)
                 if not puns.resolved(e):
                     return e
         if isinstance(e, ir.BinOp) and e.op in ("+", "-"):
@@ -166,9 +167,9 @@ class _ElementPuns:
     registers (nvcc 13, sm_90: 0 bytes stack frame for both forms; tests/test_reference_arrays).
     The array's own indices are checked by :func:`classify_variable` before this is asked."""
 
-    def __init__(self, fn: ir.Function):
+    def __init__(self, fn: ir.Function, constness: Optional["_Constness"] = None):
         self.fn = fn
-        self.c = _Constness(fn)
+        self.c = constness or _Constness(fn)  # the caller's, where it has one
         self.parent: dict = {}
         for x in fn.expressions():
             for ch in x.children():
@@ -386,7 +387,7 @@ def classify_variable(v: ir.Variable, fn: ir.Function, launch: Optional[LaunchCo
                 return VariableFact(memory="local", scope="thread", lifetime="kernel", bytes=t.size,
                                     reason=f"automatic array indexed at run time: the index {r[0]}",
                                     assumptions=small, forcing_access=node, forcing_index=ie, **base)
-    esc = address_escapes(fn, v)
+    esc = address_escapes(fn, v, constness=c)
     if esc is not None:
         return VariableFact(memory="local", scope="thread", lifetime="kernel", bytes=t.size,
                             reason="automatic array whose address is used as a pointer",
