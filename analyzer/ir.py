@@ -68,6 +68,8 @@ class CType:
     is_volatile: bool = False
     lanes: int = 1  # number of components for vector types (float4 -> 4)
     align: Optional[int] = None  # alignment in bytes where known (records: alignas(16) -> 16)
+    # records: (member name, byte offset) of each field clang laid out, where known
+    fields: tuple = ()
 
     @property
     def is_pointer(self) -> bool:

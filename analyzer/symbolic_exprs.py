@@ -105,11 +105,14 @@ _VEC_COMPONENTS = "xyzw"
 
 
 def _member_offset(t: Optional[ir.CType], member: str) -> tuple[int, str]:
-    """Byte offset of ``member`` in ``t``: exact for vector types (float4.z = 8), else 0 with
-    a note (the IR keeps no struct layout)."""
+    """Byte offset of ``member`` in ``t``: exact for vector types (float4.z = 8) and for
+    records clang laid out (``CType.fields``), else 0 with a note."""
     if t is not None and t.kind == "vector" and member in _VEC_COMPONENTS and t.size and t.lanes:
         comp = t.size // t.lanes
         return _VEC_COMPONENTS.index(member) * comp, ""
+    for name, off in getattr(t, "fields", ()) or ():
+        if name == member:  # clang's layout of the record
+            return off, ""
     return 0, (f"offset of member `{member}` in `{t.spelling if t else '?'}` not known; "
                "assumed 0 (alignment within the struct not modelled)")
 

@@ -232,3 +232,33 @@ def test_value_kept_in_a_register_is_reloaded_after_a_store_that_may_alias_it(tm
     k = _file(str(p))["proj"]
     r_loads = sorted((a.line, a.issued, a.requests) for a in k.accesses if a.array == "r" and a.kind == "load")
     assert r_loads == [(6, False, 0), (8, True, 64)], r_loads
+
+
+# Fields of a record are at clang's offsets (Rodinia streamcluster's Point: weight 0, coord 8,
+# assign 16, cost 24). Before, every member was at offset 0 ("not known; assumed 0"), so
+# `p[tid].cost` was taken for the `p[tid].weight` loaded just before and "kept in a register",
+# and its CL201 finding was dropped.
+POINTS = """
+typedef struct { float weight; float *coord; long assign; float cost; } Point;
+__global__ void cost(Point *p, float *out, int n)
+{
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid < n) {
+        float w = p[tid].weight;
+        if (w < p[tid].cost)
+            out[tid] = w + (float)p[tid].assign;
+    }
+}
+"""
+
+
+def test_record_fields_are_at_their_offsets(tmp_path):
+    f = tmp_path / "points.cu"
+    f.write_text(POINTS)
+    fa = analyze_file(str(f), AnalysisOptions(use_ptxas=False))
+    acc = {a.column: a for a in fa.kernels[0].accesses if a.array == "p"}
+    offs = sorted(int(a.event.offset.subs({s: 0 for s in a.event.offset.free_symbols})) for a in acc.values())
+    assert offs == [0, 16, 24]
+    cost = next(a for a in acc.values() if "cost" in a.index or a.event.node.member == "cost")
+    assert cost.issued is not False and cost.sectors_per_request == 32
+    assert not any("not known; assumed 0" in n for a in acc.values() for n in a.assumptions)

@@ -303,7 +303,8 @@ class Lowerer(StmtLowering, ExprLowering):
                 align = None
             return ir.CType(spelling, "record", size, is_float=name in ("__half", "half", "__nv_bfloat16"),
                             is_const=is_const, is_volatile=is_vol,
-                            align=align if align is not None and align > 0 else None)
+                            align=align if align is not None and align > 0 else None,
+                            fields=_field_offsets(can))
         if k == TK.ENUM:
             return ir.CType(spelling, "scalar", size or 4, is_const=is_const)
         if k.name in ('FLOAT', 'DOUBLE', 'LONGDOUBLE', 'HALF', 'FLOAT16', 'FLOAT128', 'BFLOAT16'):
@@ -490,6 +491,20 @@ class Lowerer(StmtLowering, ExprLowering):
 
 
 
+
+
+def _field_offsets(t) -> tuple:
+    """(name, byte offset) of each named field of record type ``t`` as clang laid it out;
+    () for a dependent or incomplete record (its layout is not known)."""
+    out = []
+    try:
+        for f in t.get_fields():
+            bits = f.get_field_offsetof()
+            if f.spelling and bits is not None and bits >= 0 and bits % 8 == 0:
+                out.append((f.spelling, bits // 8))
+    except Exception:  # noqa: BLE001 - libclang raises on dependent layouts
+        return ()
+    return tuple(out)
 
 
 def lower_translation_unit(tu: ci.TranslationUnit, path: str,
