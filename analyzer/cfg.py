@@ -176,10 +176,13 @@ class CFG:
         if isinstance(s, ir.If):
             n = self._node(BRANCH, s, s.cond, loops)
             self._connect(preds, n)
-            out = self._block(s.then, [(n, True)], loops)
+            # a condition fixed at compile time (``if (width == 32)`` in a template instantiated
+            # for 32, ``if constexpr``): the side not taken is built but never entered
+            taken = _constant_condition(s.cond, self.function)
+            out = self._block(s.then, [(n, True)] if taken is not False else [], loops)
             if s.otherwise is not None:
-                out = out + self._block(s.otherwise, [(n, False)], loops)
-            else:
+                out = out + self._block(s.otherwise, [(n, False)] if taken is not True else [], loops)
+            elif taken is not True:
                 out = out + [(n, False)]
             return out
         if isinstance(s, ir.Loop):
@@ -292,6 +295,21 @@ class CFG:
             # loop init statements are nodes of their own; conditions/steps covered above
             self._expr_index = idx
         return self._expr_index.get(id(e))
+
+    def reachable(self) -> set:
+        """The nodes reachable from the entry (not the sides of a branch decided at compile
+        time that are never taken)."""
+        r = getattr(self, "_reachable", None)
+        if r is None:
+            r = {self.entry}
+            stack = [self.entry]
+            while stack:
+                for m in self.graph.successors(stack.pop()):
+                    if m not in r:
+                        r.add(m)
+                        stack.append(m)
+            self._reachable = r
+        return r
 
     def barriers(self) -> list[Node]:
         return [n for n in self.nodes if n.kind == BARRIER]
@@ -436,6 +454,19 @@ class CFG:
 
 # ---------------------------------------------------------------------- helpers
 
+def _constant_condition(e: Optional[ir.Expr], fn: Optional[ir.Function]) -> Optional[bool]:
+    """The value of a branch condition known at compile time (constants, template arguments,
+    ``const`` locals, small constexpr helpers), or None."""
+    if e is None:
+        return None
+    from . import constprop
+
+    v = constprop.evaluate(e, constants(fn))
+    if isinstance(v, bool) or (isinstance(v, (int, float)) and not isinstance(v, tuple)):
+        return bool(v)
+    return None
+
+
 def _always_true(e: ir.Expr) -> bool:
     return isinstance(e, ir.Const) and bool(e.value) is True
 
@@ -467,6 +498,10 @@ def constants(fn: Optional[ir.Function]) -> dict:
     from . import constprop
 
     env: dict = {}
+    # a template lowered from its own body with arguments bound (ir.Function.template_bindings)
+    for name, v in (fn.template_bindings or {}).items():
+        if isinstance(v, int) and not isinstance(v, bool):
+            env[("template", name)] = v
     for st in fn.statements():
         if isinstance(st, ir.DeclStmt) and st.init is not None and st.var.storage == "auto" and \
                 st.var.type.is_const and not st.var.type.is_pointer and st.var.type.kind != "array":

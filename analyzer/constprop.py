@@ -168,6 +168,9 @@ def _eval(e: ir.Expr, env: dict, depth: int) -> Optional[Value]:
         return e.value
     if isinstance(e, ir.VarRef):
         return env.get(e.var)
+    if isinstance(e, ir.TemplateParam):  # bound where the environment says (cfg.constants)
+        v = env.get(("template", e.name))
+        return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
     if isinstance(e, ir.Cast):
         v = _eval(e.operand, env, d)
         if v is None or isinstance(v, tuple):

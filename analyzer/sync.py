@@ -29,7 +29,8 @@ class KernelSync:
         self.launch = launch
         self.params = params  # launch-site argument values, overridden by --param
         self.cfg = CFG(kernel)
-        self.uni = Uniformity(kernel, self.cfg, block_params=getattr(launch, "block_params", None))
+        self.uni = Uniformity(kernel, self.cfg, block_params=getattr(launch, "block_params", None),
+                              block=tuple(launch.block) if launch.block else None)
         self._sim: Optional[Simt] = None
         self._div: Optional[DivergenceFacts] = None
         self.block = tuple(launch.block)

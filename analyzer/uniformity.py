@@ -8,13 +8,23 @@
   ``params[blockIdx.x]``), divergent otherwise (``in[i]`` with ``i`` per thread); per-thread
   arrays are divergent once anything divergent is stored in them;
 - atomics, shuffles, votes, ``clock()`` and random numbers are divergent; ``__syncthreads_or/
-  _and/_count`` return the same value to every thread;
+  _and/_count`` return the same value to every thread; so does a full-warp vote
+  (``__all_sync(0xffffffff, v)``, ``__any_sync``, ``__ballot_sync``, ``__reduce_*_sync``) of a
+  value that is the same at each lane of every warp (see *per lane* below);
 - a variable is divergent if a definition assigns it a divergent value, or if a definition made
   under a divergent condition meets other threads' values at a join: it is used somewhere that
   divergent condition does not control. A definition after an early ``return`` of some threads
   (``if (i >= n) return; int s = blockDim.x / 2;``) stays uniform: the threads that left never
   read it. A loop counter is uniform when the loop's start, step and exits are (``for (s =
   blockDim.x/2; s > 0; s >>= 1)``), divergent once some threads can leave early.
+
+**Per lane**: a value can differ between the lanes of a warp and yet be the same at lane l of
+every warp: the lane index (``threadIdx.x % 32`` where the block's rows are whole warps or
+divide one), a shared element it indexes (``buf[tid % 32]``, read by every warp alike), shuffles
+of such values. The block-wide all-reduce ``if (lane == 0) buf[warp] = v; __syncthreads();
+v = __all_sync(FULL, buf[lane]);`` gives every warp the same answer, so a ``break`` on it keeps
+the whole block together (ggml's ``flash_attn_mask_to_KV_max``). A twin analysis decides it:
+the same fixed point with the lane index taken as uniform (``_per_lane``).
 
 A barrier is *divergent* when it is control dependent (transitively) on a divergent decision:
 inside a thread-dependent ``if``, in a loop with a per-thread trip count, or after a
@@ -46,6 +56,14 @@ DIVERGENT_CALLS = {"clock", "clock64", "__clock", "globaltimer", "__lane_id", "l
                    "thread_rank", "thread_index", "rand", "random", "__nanosleep", "atomicCAS",
                    "atomicExch", "lane_id", "__shfl_sync", "__vote_sync", "__isGlobal",
                    "__isShared", "cuda::atomic_ref"}
+# Full-warp votes and reductions: one answer for every lane of the warp, so the same for every
+# warp when each lane's argument is the same in every warp.
+WARP_VOTES = {"__all_sync", "__any_sync", "__ballot_sync", "__uni_sync", "__reduce_add_sync",
+              "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
+              "__reduce_xor_sync"}
+# Shuffles: lane l reads another lane of its own warp, chosen alike in every warp.
+WARP_SHUFFLES = {"__shfl_sync", "__shfl_xor_sync", "__shfl_down_sync", "__shfl_up_sync"}
+FULL_MASKS = {0xFFFFFFFF, -1}
 # ... and those that return the same value to every thread of the block.
 BLOCK_UNIFORM_CALLS = {"__syncthreads_or", "__syncthreads_and", "__syncthreads_count",
                        "group_index", "dim_threads", "num_threads", "size", "dim_blocks",
@@ -72,13 +90,25 @@ class Uniformity:
     """Block-uniformity of the values and decisions of one function."""
 
     def __init__(self, fn: ir.Function, cfg: Optional[CFG] = None, _callees: Optional[dict] = None,
-                 divergent_params: frozenset = frozenset(), block_params: Optional[dict] = None):
+                 divergent_params: frozenset = frozenset(), block_params: Optional[dict] = None,
+                 block: Optional[tuple] = None, lane_params: frozenset = frozenset(),
+                 _per_lane: bool = False):
         self.fn = fn
+        #: the launch's block, if known: whether ``threadIdx.x % 32`` is the lane index
+        self._block = tuple(block) if block is not None else None
+        #: this instance judges "the same at each lane of every warp" (the lane index uniform)
+        self._per_lane = _per_lane
+        #: parameters (among ``divergent_params``) whose values the caller passes are the same
+        #: at each lane of every warp: divergent here, uniform in the per-lane twin
+        self._lane_params = frozenset(lane_params)
+        self._twin: Optional["Uniformity"] = None
         #: kernel parameters that every launch passes the block's size in (parameter name ->
         #: component: ``k<<<g, n>>>(..., n)``): ``threadIdx.x >= n`` is then false for every thread
         self._block_params = dict(block_params or {})
         self.cfg = cfg or CFG(fn)
         self._callee_cache = _callees if _callees is not None else {}
+        if _per_lane:
+            divergent_params = frozenset(divergent_params) - self._lane_params
         #: parameters (by position) that the caller passes thread-dependent values in (a device
         #: function analysed for one call); a kernel's parameters are the same for every thread
         self._seeded = {fn.params[i] for i in divergent_params if i < len(fn.params)}
@@ -345,6 +375,8 @@ class Uniformity:
                 return (None, "depends on threadIdx")
         if isinstance(e, ir.Assign):
             return self._why(e.value, d, at)
+        if self._per_lane and isinstance(e, ir.BinOp) and self._is_lane(e, at):
+            return None
         if isinstance(e, ir.BinOp) and e.op == "/" and self._block_quotient(e, at):
             return None
         if isinstance(e, ir.BinOp) and self._thread_vs_block(e, at):
@@ -504,6 +536,14 @@ class Uniformity:
         short = name.split("::")[-1]
         if name in BLOCK_UNIFORM_CALLS or short in BLOCK_UNIFORM_CALLS:
             return None
+        if short in WARP_VOTES and len(e.args) >= 2 and _full_mask(e.args[0]) and \
+                self._lane_same(e.args[1], d, at):
+            return None  # every warp votes on the same values
+        if self._per_lane and short in WARP_SHUFFLES and e.args and _full_mask(e.args[0]) and \
+                all(self._why(a, d, at) is None for a in e.args[1:]):
+            return None  # lane l reads the same lane of its own warp in every warp
+        if self._per_lane and short in ("__lane_id", "laneid") and self._lane_aligned():
+            return None
         if name in DIVERGENT_CALLS or short in DIVERGENT_CALLS or name.startswith(DIVERGENT_CALLS_PREFIX):
             return (None, f"is the result of `{name}()`, which differs between threads")
         fn = e.function
@@ -511,27 +551,70 @@ class Uniformity:
         div = [(i, r) for i, r in args if r is not None]
         if fn is not None and fn.body is not None:
             r = self._callee_divergent(fn)
-            if r is not None:
-                return div[0][1] if div else (None, f"is returned by `{fn.name}()`, which {r}")
             # A thread-dependent argument makes the result thread-dependent only if the callee's
             # result depends on it: closest_point_reduction(my_dist, ...) returns
             # s_index[0] after a barrier, the same for the block. Only for arguments passed
             # by value: what a callee writes through &x or a reference is judged elsewhere.
+            # Arguments the same at each lane of every warp may still give one answer for the
+            # block (a warp vote on them).
+            if r is not None:
+                return div[0][1] if div else (None, f"is returned by `{fn.name}()`, which {r}")
             if div and _by_value_call(e, fn):
-                if self._callee_divergent(fn, frozenset(i for i, _ in div)) is None:
+                ds = frozenset(i for i, _ in div)
+                lane = frozenset(i for i in ds if self._lane_same(e.args[i], d, at))
+                if self._callee_divergent(fn, ds, lane) is None:
                     return None
         return div[0][1] if div else None
 
-    def _callee_divergent(self, fn: ir.Function, divergent_params: frozenset = frozenset()) -> Optional[str]:
-        key = (id(fn), divergent_params) if divergent_params else id(fn)
+    def _lane_same(self, e: ir.Expr, d: int, at: Optional[Node]) -> bool:
+        """Whether ``e`` is the same at each lane of every warp (block-uniform values are)."""
+        if self._per_lane:
+            return self._why(e, d, at) is None
+        if not self._lane_aligned():
+            return False
+        if self._twin is None:
+            seeded = frozenset(i for i, p in enumerate(self.fn.params) if p in self._seeded)
+            self._twin = Uniformity(self.fn, self.cfg, self._callee_cache, seeded, self._block_params,
+                                    self._block, self._lane_params, _per_lane=True)
+        if at is None:
+            at = self.cfg.node_of_expr(e)
+        return self._twin._why(e, d, at) is None
+
+    def _lane_aligned(self) -> bool:
+        """Whether warps are alike: ``threadIdx.x % 32`` is the lane index, or a fixed
+        function of it, in every warp (1-D blocks, or rows of a multiple or divisor of 32
+        threads). Unknown blocks are not assumed to be."""
+        b = self._block
+        if b is None or not b or not b[0]:
+            return False
+        return all(c == 1 for c in b[1:]) or b[0] % 32 == 0 or 32 % b[0] == 0
+
+    def _is_lane(self, e: ir.BinOp, at: Optional[Node]) -> bool:
+        """``threadIdx.x % 32`` / ``& 31`` (or a local set to threadIdx.x) in aligned warps."""
+        if e.op == "%":
+            rhs = _strip(e.rhs)
+            ok = _const_int(rhs) == 32 or (isinstance(rhs, ir.Builtin) and rhs.name == "warpSize")
+        elif e.op == "&":
+            ok = _const_int(e.rhs) == 31
+        else:
+            return False
+        return ok and self._thread_index(e.lhs, at) == "x" and self._lane_aligned()
+
+    def _callee_divergent(self, fn: ir.Function, divergent_params: frozenset = frozenset(),
+                          lane_params: frozenset = frozenset()) -> Optional[str]:
+        key = (id(fn), divergent_params, lane_params, self._per_lane, self._lane_aligned()) \
+            if (divergent_params or lane_params or self._per_lane) else id(fn)
         if key in self._callee_cache:
             return self._callee_cache[key]
         self._callee_cache[key] = None  # recursion guard: assume uniform
         res = None
         try:
-            u = Uniformity(fn, None, self._callee_cache, divergent_params)
+            u = Uniformity(fn, None, self._callee_cache, divergent_params, block=self._block,
+                           lane_params=lane_params, _per_lane=self._per_lane)
+            live = u.cfg.reachable()
             for n in u.cfg.nodes:
-                if n.kind == "return" and isinstance(n.stmt, ir.Return) and n.stmt.value is not None:
+                if n.kind == "return" and isinstance(n.stmt, ir.Return) and n.stmt.value is not None \
+                        and n in live:
                     r = u.why_divergent(n.stmt.value)
                     if r is not None:
                         res = f"returns a value that {r}"
@@ -661,6 +744,22 @@ def _member_path(e: ir.Expr) -> Optional[tuple]:
         path.append(e.member)
         e = _strip(e.base)
     return tuple(reversed(path)) if path and isinstance(e, ir.VarRef) else None
+
+
+def _const_int(e: ir.Expr) -> Optional[int]:
+    e = _strip(e)
+    if isinstance(e, ir.Const) and isinstance(e.value, int) and not isinstance(e.value, bool):
+        return e.value
+    if isinstance(e, ir.UnaryOp) and e.op == "~":
+        v = _const_int(e.operand)
+        return ~v if v is not None else None
+    return None
+
+
+def _full_mask(e: ir.Expr) -> bool:
+    """A warp mask of all 32 lanes (``0xffffffff``, ``-1``, ``~0``)."""
+    v = _const_int(e)
+    return v is not None and v & 0xFFFFFFFF == 0xFFFFFFFF
 
 
 def _strip(e: ir.Expr) -> ir.Expr:

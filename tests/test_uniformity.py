@@ -541,3 +541,91 @@ def test_a_call_with_thread_dependent_arguments_can_return_a_uniform_value(tmp_p
     assert line("plus_one(blockIdx.x) > 3") not in div
     d = next(d for d in u.divergent_decisions if d.line == line("plus_one(threadIdx.x) > 3"))
     assert u.why_divergent(d.expr) == "depends on threadIdx.x"
+
+
+# A block-wide all-reduce (ggml fattn-common.cuh, flash_attn_mask_to_KV_max): each warp votes,
+# lane 0 of each stores its answer, and after the barrier *every* warp votes again on the same
+# 32 shared words buf[tid % 32]: one answer for the block, so the `break` keeps it together.
+# The vote goes through a template helper whose other branch (a shuffle butterfly) is dead for
+# width 32, called from a template kernel that nothing instantiates.
+ALL_REDUCE = """
+template <int width = 32>
+__device__ __forceinline__ int vote_all(int x) {
+    if (width == 32) {
+        return __all_sync(0xffffffff, x);
+    } else {
+        for (int offset = width / 2; offset > 0; offset >>= 1)
+            x = __shfl_xor_sync(0xffffffff, x, offset, width) && x;
+        return x;
+    }
+}
+template <int ncols>
+__global__ void kv_max(const float* mask, int* out, int n) {
+    __shared__ int buf[32];
+    const int tid = threadIdx.x;
+    if (tid < 32) buf[tid] = 1;
+    __syncthreads();
+    int k = n - 1;
+    for (; k >= 0; k--) {
+        int all = isinf(mask[k * 128 + tid]);
+        all = vote_all(all);
+        if (tid % 32 == 0) buf[tid / 32] = all;
+        __syncthreads();
+        all = buf[tid % 32];
+        __syncthreads();
+        all = vote_all(all);
+        if (!all) break;                 // uniform: every warp voted on buf[0..31]
+    }
+    if (tid == 0) out[blockIdx.x] = k;
+}
+__device__ int vote(int x) { return __all_sync(0xffffffff, x); }
+__global__ void near_misses(const int* in, int* out, int n) {
+    __shared__ int buf[32];
+    int a = vote(in[threadIdx.x]);                      // one answer per warp only
+    if (a) out[0] = 1;
+    int b = vote(buf[threadIdx.x / 32]);                // indexed by the warp, not the lane
+    if (b) out[1] = 1;
+    int c = __all_sync(0x0000ffff, buf[threadIdx.x % 32]);   // half the warp votes
+    if (c) out[2] = 1;
+    int d = 0;
+    if (threadIdx.x / 32 == 0) d = vote(buf[threadIdx.x % 32]);   // warp 0 alone
+    if (d) out[3] = 1;
+    int e = vote(buf[threadIdx.x % 32]);                // every warp, the same words
+    if (e) out[4] = 1;
+}
+"""
+
+
+def test_a_warp_vote_on_the_same_words_in_every_warp_is_block_uniform(tmp_path):
+    fa = lower(tmp_path, ALL_REDUCE)
+    line = lambda key, nth=0: line_of(ALL_REDUCE, key, nth)
+    kv = fa.tu.function("kv_max")
+    u = Uniformity(kv, block=(128, 1, 1))
+    assert u.divergent_barriers() == []
+    assert line("if (!all) break;") not in {d.line for d in u.divergent_decisions}
+    # rows of 48 threads: threadIdx.x % 32 is not the lane, warps differ
+    u48 = Uniformity(kv, block=(48, 2, 1))
+    assert {b.line for b, _ in u48.divergent_barriers()} == {line("__syncthreads();", 1), line("__syncthreads();", 2)}
+    # the block unknown: not assumed to be made of whole warps
+    assert Uniformity(kv).divergent_barriers() != []
+    nm = Uniformity(fa.tu.function("near_misses"), block=(128, 1, 1))
+    div = {d.line for d in nm.divergent_decisions}
+    assert {line("if (a)"), line("if (b)"), line("if (c)"), line("if (d)")} <= div
+    assert line("if (e)") not in div
+
+
+def test_a_branch_fixed_at_compile_time_is_never_entered(tmp_path):
+    # vote_all<32>: `if (width == 32)` holds, so the butterfly branch is dead code; it was
+    # lowered from the template's own body, with width bound to 32 (clang declared the
+    # specialization but never instantiated it: its caller is an uninstantiated template)
+    fa = lower(tmp_path, ALL_REDUCE)
+    from cudalint.analyzer.cfg import CFG
+    call = next(x for x in fa.tu.function("kv_max").expressions()
+                if isinstance(x, ir.Call) and x.callee == "vote_all")
+    fn = call.function
+    assert fn is not None and fn.template_bindings == {"width": 32}
+    cfg = CFG(fn)
+    live = cfg.reachable()
+    returns = [n for n in cfg.nodes if n.kind == "return"]
+    assert [n.line for n in returns if n in live] == [line_of(ALL_REDUCE, "return __all_sync")]
+    assert [n.line for n in returns if n not in live] == [line_of(ALL_REDUCE, "return x;")]

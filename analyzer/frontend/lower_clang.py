@@ -317,8 +317,11 @@ class Lowerer(StmtLowering, ExprLowering):
 
     # ------------------------------------------------------------------ functions
     def lower_function(self, c: ci.Cursor, primary: Optional[ci.Cursor] = None,
-                       dependent: bool = False) -> Optional[ir.Function]:
-        key = cursor_key(c) + "|" + targs_key(c)
+                       dependent: bool = False, spec: Optional[ci.Cursor] = None) -> Optional[ir.Function]:
+        """Lower function ``c``. ``spec``: a specialization of template ``c`` that clang
+        declared but did not instantiate (called from a template that is never instantiated):
+        ``c``'s body is lowered, dependent, with ``spec``'s template arguments bound."""
+        key = cursor_key(spec if spec is not None else c) + "|" + targs_key(spec if spec is not None else c)
         if key in self.functions:
             return self.functions[key]
         kind = self.function_kind(c if primary is None else primary)
@@ -332,12 +335,12 @@ class Lowerer(StmtLowering, ExprLowering):
                        if ch.kind in (CK.TEMPLATE_TYPE_PARAMETER, CK.TEMPLATE_NON_TYPE_PARAMETER,
                                       CK.TEMPLATE_TEMPLATE_PARAMETER)]
         if primary is not None:
-            bindings, args_text = self._bindings(c, tparams)
+            bindings, args_text = self._bindings(spec if spec is not None else c, tparams)
             display = f"{name}<{', '.join(args_text)}>"
         fn = ir.Function(name=name, kind=kind, params=[], body=None, range=srange(c),
                          return_type=self.ctype(c.result_type) if c.kind != CK.FUNCTION_TEMPLATE else ir.UNKNOWN_TYPE,
                          display_name=display, template_params=tparams, template_bindings=bindings,
-                         mangled_name=c.mangled_name or "")
+                         mangled_name=(spec if spec is not None else c).mangled_name or "")
         self.functions[key] = fn
         saved = (self._locals, self._globals_used, self._callees, self._dependent,
                  self._current_function)
@@ -481,6 +484,14 @@ class Lowerer(StmtLowering, ExprLowering):
         if self.function_kind(ref) == "global":
             return None
         d = ref.get_definition() if not ref.is_definition() else ref
+        if d is None and ref.kind == CK.FUNCTION_DECL and ref.get_num_template_arguments() > 0:
+            # a specialization never instantiated (its caller is a template no one
+            # instantiates): the template's body with the specialization's arguments
+            primary = specialized_template(ref)
+            tdef = primary.get_definition() if primary is not None and primary.kind == CK.FUNCTION_TEMPLATE else None
+            if tdef is not None and tdef.kind == CK.FUNCTION_TEMPLATE:
+                self._in_main(tdef)
+                return self.lower_function(tdef, primary=tdef, dependent=True, spec=ref)
         if d is None:
             return None
         self._in_main(d)  # remember whether its file is the user's (where findings go)
