@@ -183,7 +183,14 @@ def _offset_free(w: WarpAddresses, E: int, mode: str, unit: int, cc: tuple) -> b
     if not step:
         return False
     base = _warp_cost(w, E, mode, unit, cc)
+    # a shift by a whole number of units moves every lane's unit alike: the cost depends on the
+    # shift modulo the unit only (sm 1.x's segments halve from 128 bytes: its modulus is whole)
+    period = unit if mode in ("sector", "line") else MODULUS
+    tried = set()
     for s in range(step, MODULUS, step):
+        if s % period in tried:
+            continue
+        tried.add(s % period)
         moved = replace(w, scenarios=[(p, [a + s for a in addrs]) for p, addrs in w.scenarios])
         c = _warp_cost(moved, E, mode, unit, cc)
         if (c.pattern, c.sectors_per_request, c.efficiency) != \

@@ -262,3 +262,25 @@ def test_record_fields_are_at_their_offsets(tmp_path):
     cost = next(a for a in acc.values() if "cost" in a.index or a.event.node.member == "cost")
     assert cost.issued is not False and cost.sectors_per_request == 32
     assert not any("not known; assumed 0" in n for a in acc.values() for n in a.assumptions)
+
+
+def test_a_partial_last_warp_moves_fewer_sectors(tmp_path):
+    """Blocks of 120 threads (Parboil lbm): warps 0-2 read 32 contiguous floats, 4 sectors
+    each; warp 3 has 24 lanes, 96 bytes, 3 sectors. The counters average every warp's requests:
+    (3 * 4 + 3) / 4 = 3.75 sectors per request, as an H200 measured for lbm's
+    performStreamCollide (tests/data/realcode-measured-round12.json); the worst warp's 4 stays
+    the access's own figure. Stores of doubles: 8 sectors per full warp, 6 for 24 lanes: 7.5."""
+    p = tmp_path / "k.cu"
+    p.write_text("""
+__global__ void copy(const float* a, double* b) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    b[i] = a[i];
+}
+int main() { float* a; double* b; copy<<<1000, 120>>>(a, b); }
+""")
+    k = _file(str(p))["copy"]
+    ld, = _acc(k, "a", "load")
+    assert ld.sectors_per_request == 4 and ld.cost.per_warp == {0: 4.0, 2: 4.0, 3: 3.0}
+    pc = k.to_json()["predicted_counters"]
+    assert pc["global_ld_sectors_per_request"] == 3.75
+    assert pc["global_st_sectors_per_request"] == 7.5
