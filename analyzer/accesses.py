@@ -87,6 +87,10 @@ class Access:
     # loop's iteration (``ways`` is then the mean; requests.guarded_wavefronts)
     worst_ways: Optional[float] = None
     fused: int = 1  # loads of consecutive elements nvcc issues as one vector load (_fused_vector)
+    # Of the requests counted, the share that moves data: below 1 where nvcc predicates a short
+    # branch, so that warps whose lanes all fail its condition still issue the instruction
+    # (requests.predicated); the counters scale this access's figure by it.
+    moving_share: float = 1.0
     addresses_per_request: Optional[float] = None  # constant: distinct addresses a warp asks for
     event: Optional[S.AccessEvent] = field(default=None, repr=False)
     range: Optional[ir.SourceRange] = field(default=None, repr=False)
@@ -117,6 +121,8 @@ class Access:
             d["function"] = self.function
         if self.atomic:
             d["atomic"] = True
+        if self.moving_share != 1.0:
+            d["moving_share"] = _round(self.moving_share, 4)
         if self.space == "constant":
             d["addresses_per_request"] = _round(self.addresses_per_request)
         if self.path:

@@ -57,6 +57,8 @@ def weighted_figure(accesses, space: str, kind: str, field: str,
         return None
     vals = [getattr(a, field) for a in rows]
     vals = [m if (m := block_mean(a, field, block)) is not None else v for a, v in zip(rows, vals)]
+    # requests of predicated branches that move nothing (requests.predicated) count with 0
+    vals = [v * getattr(a, "moving_share", 1.0) if v is not None else None for a, v in zip(rows, vals)]
     weights = [getattr(a, "weight", None) for a in rows]
     if any(v is None for v, w in zip(vals, weights) if w != 0):
         return None

@@ -36,6 +36,7 @@ from typing import Optional
 
 import sympy as sp
 
+from . import ir
 from . import symbolic as S
 from .lanes import Lane, num, num_bool, num_bool_lanes, num_lanes, thread_values
 
@@ -447,11 +448,15 @@ class RequestCounter:
             self._bound_memo[key] = hit
         return hit
 
-    def count(self, e: S.AccessEvent, levels: int) -> tuple[Optional[float], Optional[float], list]:
-        """(requests for the launch or None, requests per block (weight) or None, notes)."""
+    def count(self, e: S.AccessEvent, levels: int, reach: bool = False) -> tuple[Optional[float], Optional[float], list]:
+        """(requests for the launch or None, requests per block (weight) or None, notes).
+        ``reach``: the requests of the warps that reach the branch the access sits directly in
+        (its last path condition left out: a predicated branch)."""
         loops = tuple(e.loops[:len(e.loops) - levels])
         gone = {li.it for li in e.loops[len(loops):] if li.it is not None}
-        path = tuple(c for c in _guards(e) if not (getattr(c, "free_symbols", set()) & gone))
+        last = e.path[-1] if reach and e.path else None
+        path = tuple(c for c in _guards(e) if not (getattr(c, "free_symbols", set()) & gone)
+                     and c is not last)
         key = (path, tuple(id(li) for li in loops))
         if key in self._cache:
             return self._cache[key]
@@ -872,6 +877,20 @@ def annotate(table, launch, counts: bool = True) -> None:
         if not counts:
             continue
         req, per_block, notes = counter.count(e, levels)
+        # shared only: Nsight's shared figures are per executed instruction (predicated-off
+        # warps included), its global ones per L1 request (an instruction with no active
+        # thread makes none: HeCBench stencil_1d's first block, 40,959 global requests)
+        g = predicated(e) if a.space == "shared" else None
+        if g is not None and per_block:
+            req2, pb2, notes2 = counter.count(e, levels, reach=True)
+            if pb2 is not None and pb2 > per_block * (1 + 1e-9) and (req is None) == (req2 is None):
+                a.moving_share = per_block / pb2
+                req, per_block, notes = req2, pb2, notes + [n for n in notes2 if n not in notes]
+                what = "`?:` select" if isinstance(g, ir.Ternary) else "short `if`"
+                a.assumptions.append(
+                    f"nvcc predicates the {what} at line {g.range.line} (it does not branch around it): "
+                    f"every warp that reaches it issues this {e.kind}, and {100 * a.moving_share:.3g}% "
+                    "of those requests have an active lane and move data")
         if fused > 1:  # one vector load for `fused` iterations of the unrolled loop
             req = None if req is None else req / fused
             per_block = None if per_block is None else per_block / fused
@@ -880,6 +899,102 @@ def annotate(table, launch, counts: bool = True) -> None:
         for n in notes:
             if n not in a.assumptions:
                 a.assumptions.append(n)
+
+
+# ----------------------------------------------------------------- predicated branches
+# nvcc -O3 if-converts a short branch: the instructions get a predicate and every warp that
+# reaches the branch issues them, those whose lanes all fail the condition with no data moved
+# (Nsight's shared figures count each such instruction, with 0 wavefronts; its global
+# requests do not). Seen in the SASS of the
+# measured real-code set (tests/data/realcode-measured*.json): `if (tid < s) s[tid] += s[tid+s];`
+# in a reduction loop (@!P1 LDS/STS), a halo copy of two statements (@!P0 LDS/STS), a load
+# under `if (tx == 0)` (@!P0 LDG), the loads of `c ? A0[i] : sh[j]` (@P6 LDS / @!P6 LDG). It
+# branches where the body holds another conditional (cuda-samples/HeCBench stencil_1d's halo,
+# `(gindex < RADIUS) ? 0 : in[...]`: only warp 0 issues it), and where the branch ends the
+# kernel (`if (tid == 0) out[b] = s[0];` last: the other threads exit).
+_PRED_MAX_STMTS = 4
+_PRED_MAX_MEM = 4
+
+
+def predicated(e: S.AccessEvent):
+    """The ir.If / ir.Ternary nvcc predicates that access ``e`` sits directly in, or None."""
+    g = getattr(e, "guard", None)
+    if isinstance(g, ir.Ternary):
+        return g
+    if isinstance(g, ir.If) and _short_if(g, e.function):
+        return g
+    return None
+
+
+def _short_if(s: ir.If, fn: ir.Function) -> bool:
+    memo = getattr(fn, "_cudalint_short_ifs", None)
+    if memo is None:
+        memo = {}
+        try:
+            fn._cudalint_short_ifs = memo
+        except AttributeError:
+            pass
+    hit = memo.get(id(s))
+    if hit is None:
+        hit = memo[id(s)] = _straight(s) and id(s) not in _kernel_tail(fn)
+    return hit
+
+
+def _straight(s: ir.If) -> bool:
+    """Straight-line, short sides: expression statements and declarations only, no `?:`, no
+    call of a function with a body (an intrinsic is fine), few memory accesses."""
+    stmts: list = []
+
+    def flat(b):
+        for x in (b.stmts if isinstance(b, ir.Block) else [b]):
+            if isinstance(x, ir.Block):
+                flat(x)
+            else:
+                stmts.append(x)
+
+    flat(s.then)
+    if s.otherwise is not None:
+        flat(s.otherwise)
+    if not stmts or len(stmts) > _PRED_MAX_STMTS:
+        return False
+    mem = 0
+    for x in stmts:
+        if not isinstance(x, (ir.ExprStmt, ir.DeclStmt)):
+            return False
+        for ex in x.exprs():
+            for y in ex.walk():
+                if isinstance(y, ir.Ternary) or (isinstance(y, ir.Call) and y.function is not None):
+                    return False
+                # one per access: `a[i][j]` is an Index of an Index
+                if (isinstance(y, ir.Index) and not isinstance(y.base, ir.Index)) or \
+                        (isinstance(y, ir.UnaryOp) and y.op == "*"):
+                    mem += 1
+    return mem <= _PRED_MAX_MEM
+
+
+def _kernel_tail(fn: ir.Function) -> set:
+    """ids of the `if` statements after which a kernel ends (the last statement of its body,
+    and the last of their sides, recursively; trailing `return;` skipped): threads that do
+    not take one exit, so nvcc branches (an early EXIT) instead of predicating."""
+    out: set = set()
+    if not fn.is_kernel or fn.body is None:
+        return out
+
+    def tail(b):
+        stmts = [x for x in (b.stmts if isinstance(b, ir.Block) else [b]) if not isinstance(x, ir.Return)]
+        if not stmts:
+            return
+        last = stmts[-1]
+        if isinstance(last, ir.Block):
+            tail(last)
+        elif isinstance(last, ir.If):
+            out.add(id(last))
+            tail(last.then)
+            if last.otherwise is not None:
+                tail(last.otherwise)
+
+    tail(fn.body)
+    return out
 
 
 def _guarded_banks(a, e: S.AccessEvent, counter: RequestCounter, levels: int, target) -> None:

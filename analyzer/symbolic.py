@@ -176,9 +176,9 @@ class Walker(WalkerExprs):
 
     def _if(self, s: ir.If, st: WalkState) -> bool:
         c = self._cond(s.cond, st)
-        t_st = st.fork(c)
+        t_st = st.fork(c, s)
         t_term = self._block(s.then, t_st)
-        e_st = st.fork(negate(c))
+        e_st = st.fork(negate(c), s)
         e_term = self._block(s.otherwise, e_st) if s.otherwise is not None else False
         if t_term and e_term:
             st.env = self._merge(c, t_st.env, e_st.env)

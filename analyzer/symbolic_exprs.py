@@ -225,8 +225,8 @@ class WalkerExprs:
             return self._cast(e, st)
         if isinstance(e, ir.Ternary):
             c = self._cond(e.cond, st)
-            a = self._rvalue(e.then, st.fork(c))
-            b = self._rvalue(e.otherwise, st.fork(negate(c)))
+            a = self._rvalue(e.then, st.fork(c, e))
+            b = self._rvalue(e.otherwise, st.fork(negate(c), e))
             return self._choice(c, a, b, "?:")
         if isinstance(e, ir.InitList):
             for x in e.items:
@@ -600,7 +600,7 @@ class WalkerExprs:
             name=name, path=st.path, loops=st.loops, seq=self._seq,
             epoch=self._epoch, function=self._function_of(loc.node), volatile=loc.volatile,
             atomic=atomic, dims=loc.dims, notes=list(loc.notes), call_lines=st.call_lines,
-            cache=cache))
+            cache=cache, guard=st.last_guard()))
 
     def _function_of(self, node: ir.Expr) -> ir.Function:
         f = self._current_function

@@ -276,6 +276,9 @@ class AccessEvent:
     dims: Optional[list] = None
     notes: list = field(default_factory=list)
     call_lines: tuple = ()  # lines of the inlined calls that lead here
+    # the ir.If or ir.Ternary whose branch the access sits directly in (its condition is the
+    # last of ``path``), or None
+    guard: object = None
     # A texture fetch or surface access: its call and coordinates (symbolic_textures.TexAccess).
     texture: Optional[object] = None
 
@@ -327,11 +330,20 @@ class WalkState:
     returns: Optional[list] = None
     base_path_len: int = 0
     call_lines: tuple = ()
+    #: (condition, the ir.If or ir.Ternary that put it last on ``path``): which branch an
+    #: access sits directly in (requests: branches nvcc predicates)
+    guard: Optional[tuple] = None
 
-    def fork(self, extra_cond=None) -> "WalkState":
+    def fork(self, extra_cond=None, src=None) -> "WalkState":
         p = self.path + ((extra_cond,) if extra_cond is not None else ())
+        g = (extra_cond, src) if (src is not None and extra_cond is not None) else self.guard
         return WalkState(dict(self.env), p, self.loops, self.depth, self.returns,
-                      self.base_path_len, self.call_lines)
+                         self.base_path_len, self.call_lines, g)
+
+    def last_guard(self):
+        """The ir.If / ir.Ternary whose condition is the last one on the path, or None."""
+        g = self.guard
+        return g[1] if g is not None and self.path and self.path[-1] is g[0] else None
 MAX_INLINE_DEPTH = 6
 #: Statements the walk may inline into one kernel in all: device functions that call each
 #: other several times per level multiply (breadth ** depth); past this, calls are summarised

@@ -203,7 +203,8 @@ def compare_lines(accesses: list, measured: dict) -> list:
         key = (a.get("line"), a["space"], a["kind"])
         cols.setdefault(key, []).append(a.get("column"))
         if v is not None:
-            pred.setdefault(key, []).append((float(v), a.get("requests")))
+            # requests of a predicated branch that move nothing count with 0 (moving_share)
+            pred.setdefault(key, []).append((float(v) * float(a.get("moving_share", 1.0)), a.get("requests")))
     rows = []
     for key in sorted(set(pred) | set(measured) | set(cols), key=lambda k: (k[0] or 0, k[1], k[2])):
         line, space, kind = key

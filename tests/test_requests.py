@@ -284,3 +284,50 @@ int main() { float* a; double* b; copy<<<1000, 120>>>(a, b); }
     pc = k.to_json()["predicted_counters"]
     assert pc["global_ld_sectors_per_request"] == 3.75
     assert pc["global_st_sectors_per_request"] == 7.5
+
+
+PREDICATED = """
+__global__ void halo(const float* in, float* out) {
+    __shared__ float s[288];
+    int t = threadIdx.x;
+    s[t + 16] = in[blockIdx.x * 256 + t];
+    if (t < 16) s[t] = s[t + 256];            // short: predicated, every warp issues it
+    __syncthreads();
+    out[blockIdx.x * 256 + t] = s[t + 16] + s[t];
+    if (t == 0) out[0] = s[0];                // ends the kernel: the other threads exit
+}
+__global__ void nested(const float* in, float* out, int n) {
+    __shared__ float s[288];
+    int t = threadIdx.x;
+    s[t + 16] = in[t];
+    if (t < 16) s[t] = (n > 3) ? 0.0f : s[t + 256];   // a conditional inside: branched
+    __syncthreads();
+    out[t] = s[t];
+}
+int main() { float *a, *b; halo<<<64, 256>>>(a, b); nested<<<64, 256>>>(a, b, 5); }
+"""
+
+
+def test_a_short_branch_is_predicated_for_shared_counters(tmp_path):
+    """nvcc predicates a short `if` (tests/data/realcode-measured*.json: `@!P0 LDS/STS` in
+    reductions and halo copies): all 8 warps of a 256-thread block issue `s[t] = s[t + 256]`
+    under `t < 16`, warp 0 alone moves data, and Nsight's shared figures count every executed
+    instruction. Stores: 8 requests of 1 wavefront (line 5) + 8 of which 1 moves (line 6):
+    9/16 = 0.5625 per request. Loads: 1/8 (line 6) + 8 + 8 (line 8), plus the tail load of
+    s[0] that only warp 0 issues (the others have exited): (1 + 8 + 8 + 1) / (8 + 16 + 1) =
+    18/25 = 0.72. Global requests are not counted for predicated-off warps (Nsight's L1
+    requests): the `?:` inside `nested`'s branch makes nvcc branch around it, unscaled."""
+    p = tmp_path / "k.cu"
+    p.write_text(PREDICATED)
+    ks = _file(str(p))
+    h = ks["halo"]
+    g_st = [a for a in h.accesses if a.space == "shared" and a.kind == "store" and a.line == 6]
+    assert len(g_st) == 1 and g_st[0].moving_share == 0.125 and g_st[0].requests == 64 * 8
+    tail = [a for a in h.accesses if a.space == "shared" and a.line == 9]
+    assert len(tail) == 1 and tail[0].moving_share == 1.0 and tail[0].requests == 64
+    pc = h.to_json()["predicted_counters"]
+    assert pc["shared_st_wavefronts_per_request"] == 0.5625
+    assert pc["shared_ld_wavefronts_per_request"] == 0.72
+    assert any("predicates the short `if` at line 6" in n for n in g_st[0].assumptions)
+    n = ks["nested"]
+    assert all(a.moving_share == 1.0 for a in n.accesses)
