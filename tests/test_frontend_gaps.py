@@ -282,3 +282,19 @@ def test_device_classification_helpers(tmp_path):
     _analysed(res, fa)
     assert [x for x in _accesses(fa) if x[1] == "store"] == [("w", "store", False, 4, 4),
                                                              ("d", "store", False, 8, 8)]
+
+
+def test_narrowing_braced_initializer(tmp_path):
+    # Parboil histo_final_kernel: `uchar4 u = {s.x, s.y, s.z, s.w}` of an ushort4. A narrowing
+    # of non-constants in a braced initializer: nvcc (EDG) and g++ warn, clang rejected it
+    # ("non-constant-expression cannot be narrowed"). Each thread loads one 8-byte ushort4
+    # (32 lanes x 8 B = 256 B = 8 sectors) and stores one 4-byte uchar4 (128 B = 4 sectors).
+    res, fa = _check(tmp_path, """
+        __global__ void k(const ushort4 *in, uchar4 *out) {
+            unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+            ushort4 s = in[i];
+            uchar4 u = {s.x, s.y, s.z, s.w};
+            out[i] = u;
+        }""", block=(256, 1, 1))
+    _analysed(res, fa)
+    assert _accesses(fa) == [("in", "load", False, 8, 8), ("out", "store", False, 4, 4)]
