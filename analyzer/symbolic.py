@@ -301,8 +301,18 @@ class Walker(WalkerExprs):
 
         body = st.fork()
         body.loops = st.loops + (li,)
-        for v in carried:
+        companions = self._companions(s, st, carried, increments, entry, dry)
+        ctrl_sym = None
+        for v in sorted(carried, key=lambda x: x in companions):  # the control's symbol first
             cur = st.env[v]
+            if v in companions:
+                if ctrl_sym is not None:
+                    factor, shrink = companions[v]
+                    body.env[v] = self.syms.opaque(
+                        f"{v.name}~L{s.range.line}", companion=(ctrl_sym, cur, factor, shrink),
+                        note=f"changes in the loop at line {s.range.line}")
+                    continue
+                companions.pop(v)
             if v in increments:
                 if isinstance(cur, Pointer):
                     body.env[v] = cur.add_bytes(increments[v] * it)
@@ -319,6 +329,7 @@ class Walker(WalkerExprs):
                 elif geo is not None:
                     body.env[v] = self.syms.opaque(f"{v.name}~L{s.range.line}", geometric=geo,
                                                    note=f"changes in the loop at line {s.range.line}")
+                    ctrl_sym = body.env[v]
                 else:
                     body.env[v] = self._unknown(f"{v.name}~L{s.range.line}", lane=lane,
                                                 note=f"changes in the loop at line {s.range.line}")
@@ -327,6 +338,7 @@ class Walker(WalkerExprs):
             c = self._cond(s.cond, body)
             body.path = body.path + (c,)
             li.path_len += 1  # the loop condition holds inside the body
+        body_entry = {v: body.env[v] for v in companions}
         self._block(s.body, body)
         if s.step is not None:
             self._rvalue(s.step, body)
@@ -338,8 +350,45 @@ class Walker(WalkerExprs):
             data = is_data(val)  # read from memory in the loop: stays data-dependent after it
             if isinstance(cur, Pointer):
                 st.env[v] = cur.add_bytes(self._unknown(f"{v.name}@exit", lane=lane, data=data))
+            elif v in companions:
+                # multiplied once per iteration: its start times factor ** (trip count)
+                info = self.syms.info[body_entry[v]]
+                st.env[v] = self.syms.opaque(f"{v.name}@exit_L{s.range.line}", exit_of=info.companion,
+                                             note=f"its value after the loop at line {s.range.line}")
             else:
                 st.env[v] = self._unknown(f"{v.name}@exit_L{s.range.line}", lane=lane, data=data)
+
+    def _companions(self, s: ir.Loop, st: WalkState, carried: list, increments: dict, entry: dict,
+                    dry: WalkState) -> dict:
+        """Variables that each iteration multiplies or divides by a constant besides the loop's
+        doubled or halved control variable (the Blelloch scan's ``stride *= 2`` in a loop over
+        ``d >>= 1``): var -> (factor, shrink). At the top of iteration k such a variable holds
+        start * factor**k (or start // factor**k), in step with the control's k-th value. Only
+        when every iteration runs the update once: one iteration of the body (the dry run) leaves
+        ``v@entry * f`` or ``floor(v@entry / f)``, and nothing in the body leaves it early
+        (break, continue, return, goto)."""
+        out: dict = {}
+        if s.kind != "for" or any(isinstance(x, (ir.Break, ir.Continue, ir.Return, ir.OtherStmt))
+                                  for x in ir.walk_stmt(s.body)):
+            return out
+        c = s.cond
+        ctrl = strip_casts(c.lhs) if isinstance(c, ir.BinOp) else None
+        for v in carried:
+            if v in increments or v.type.is_float or (isinstance(ctrl, ir.VarRef) and ctrl.var is v):
+                continue
+            cur, end, e0 = st.env.get(v), dry.env.get(v), entry.get(v)
+            if isinstance(cur, Pointer) or not is_expr(cur) or not is_expr(end) or \
+                    lane_varying(cur, self.syms) or is_data(cur) or cur.has(Opaque):
+                continue
+            ratio = end / e0  # (sympy cancels a symbol's powers by itself)
+            if ratio.is_Integer and int(ratio) > 1:
+                out[v] = (int(ratio), False)
+                continue
+            if isinstance(end, sp.floor):
+                q = e0 / end.args[0]
+                if q.is_Integer and int(q) > 1:
+                    out[v] = (int(q), True)
+        return out
 
     def _geometric(self, s: ir.Loop, v, start, st: WalkState) -> Optional[tuple]:
         """(start, factor, shrink, comparison, bound) of a loop variable that the loop's step
