@@ -598,7 +598,7 @@ class _Walker:
             if fn in self.call_stack:
                 self.syms.note(f"recursive call of {fn.display_name} counted once")
                 return out
-            gparams = {p for p, a in zip(fn.params, e.args)
+            gparams = {p for p, a in zip(fn.params, e.args[1:] if e.method else e.args)
                        if (p.type.is_pointer or p.is_reference) and
                        (self._is_global_ptr(a) or (p.is_reference and self._root_global(a) is not None))}
             sub = _Walker(fn, self.syms, gparams, self.depth_offset + len(stack), self.call_stack, self.cache,
