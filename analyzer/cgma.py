@@ -53,7 +53,8 @@ from . import constprop, ir
 from .target import DEFAULT_ARCH
 from .texture_counts import texel_map
 from .flop_counts import simplified
-from .flops import Counts, GlobalAccess, KernelCounts, LoopCount, count_function, probe, to_number
+from .flops import (Counts, GlobalAccess, KernelCounts, LoopCount, count_function, kept_loads, probe,
+                    to_number)
 
 __all__ = [
     "CgmaFacts",
@@ -799,7 +800,7 @@ def _tiling(fn: ir.Function, counts: KernelCounts, block: tuple, source_lines: l
 def analyze_cgma(fn: ir.Function, launch=None, params: Optional[dict] = None,
                  source_lines: Optional[list[str]] = None, accesses=None) -> CgmaFacts:
     """Count and form the CGMA facts of one kernel (see the module docstring)."""
-    counts = count_function(fn, launch, params, texels=texel_map(accesses))
+    counts = count_function(fn, launch, params, texels=texel_map(accesses), kept=kept_loads(accesses))
     total = counts.total
     resolved = counts.resolved
     # ``kernel`` has the known sizes substituted; ``limit`` is the symbolic ratio's value as

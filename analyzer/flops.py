@@ -213,9 +213,10 @@ def _constant_root(e: ir.Expr) -> Optional[ir.Variable]:
 class _Walker:
     def __init__(self, fn: ir.Function, syms: CountSymbols, global_params: Optional[set] = None,
                  depth_offset: int = 0, call_stack: tuple = (), cache: Optional[dict] = None,
-                 texels: Optional[dict] = None):
+                 texels: Optional[dict] = None, kept: frozenset = frozenset()):
         self.fn = fn
         self.texels = texels if texels is not None else {}  # id(fetch call) -> (texels, note)
+        self.kept = kept  # ids of loads the compiler keeps in a register: no access (see count_function)
         self.syms = syms
         self.defs = Definitions(fn)
         self.conv = SymConv(syms, self.defs, {p.name for p in fn.params}, fn.template_bindings)
@@ -515,6 +516,8 @@ class _Walker:
         kinds = {"r": ("load",), "w": ("store",), "rw": ("load", "store")}[mode]
         out = Counts()
         for k in kinds:
+            if k == "load" and id(e) in self.kept:
+                continue  # the value is already in a register: no load reaches memory
             self._record(e, var, k, nbytes, stack)
             if k == "load":
                 out = out + Counts(loads=1, load_bytes=b)
@@ -595,11 +598,11 @@ class _Walker:
             if fn in self.call_stack:
                 self.syms.note(f"recursive call of {fn.display_name} counted once")
                 return out
-            gparams = {p for p, a in zip(fn.params, e.args)
+            gparams = {p for p, a in zip(fn.params, e.args[1:] if e.method else e.args)
                        if (p.type.is_pointer or p.is_reference) and
                        (self._is_global_ptr(a) or (p.is_reference and self._root_global(a) is not None))}
             sub = _Walker(fn, self.syms, gparams, self.depth_offset + len(stack), self.call_stack, self.cache,
-                          self.texels)
+                          self.texels, self.kept)
             counts = sub.run()
             for acc in sub.accesses:
                 acc.loops = tuple(lp for lp, _ in stack) + acc.loops
@@ -658,18 +661,22 @@ def _param_values(fn: ir.Function, launch, params: Optional[dict]) -> tuple[dict
 
 
 def count_function(fn: ir.Function, launch=None, params: Optional[dict] = None,
-                   global_params: Optional[set] = None, texels: Optional[dict] = None) -> KernelCounts:
+                   global_params: Optional[set] = None, texels: Optional[dict] = None,
+                   kept: frozenset = frozenset()) -> KernelCounts:
     """Count flops and global accesses of one thread running ``fn``.
 
     ``launch`` (a :class:`~cudalint.analyzer.launch.LaunchConfig`) gives ``blockDim``/``gridDim``
     and the kernel-parameter values seen at the launch site; ``params`` (``--param``) override
     them. ``global_params`` says which pointer parameters point to global memory (default: all
     of them, as for a kernel). ``texels`` gives the texels each texture fetch reads where the
-    host code shows its filter mode (``texture_counts``).
+    host code shows its filter mode (``texture_counts``). ``kept`` gives the loads that are
+    no access at all: the compiler keeps the value in a register (a second read of the element
+    an earlier statement loaded or stored, ``requests.forwarded_from``), so it issues no load
+    instruction and moves no word; they are not counted (``kept_loads``).
     """
     values, sources = _param_values(fn, launch, params)
     syms = CountSymbols(launch, values, sources)
-    w = _Walker(fn, syms, global_params, texels=texels)
+    w = _Walker(fn, syms, global_params, texels=texels, kept=kept)
     total = w.run()
     kc = KernelCounts(fn, total, w.loops, w.accesses, dict(syms.descriptions), syms.values(),
                       {k: v for k, v in sources.items() if k in syms.table}, list(syms.assumptions),
@@ -677,6 +684,20 @@ def count_function(fn: ir.Function, launch=None, params: Optional[dict] = None,
     for name in w.uncounted:
         kc.assumptions.append(f"call of {name}() not counted (not in the flop table)")
     return kc
+
+
+def kept_loads(accesses) -> frozenset:
+    """ids of the load nodes of an access table that the compiler keeps in a register every
+    time they run (every event of the node not issued); empty without a table."""
+    if accesses is None or getattr(accesses, "error", ""):
+        return frozenset()
+    issued: dict = {}
+    for a in accesses:
+        ev = getattr(a, "event", None)
+        if ev is None or a.kind != "load" or a.space != "global":
+            continue
+        issued[id(ev.node)] = issued.get(id(ev.node), False) or a.issued
+    return frozenset(k for k, v in issued.items() if not v)
 
 
 def count_kernel(kf, params: Optional[dict] = None) -> KernelCounts:

@@ -204,6 +204,9 @@ class Call(Expr):
     # A record's constructor: the fields it sets straight from one of its parameters, as
     # ((field, argument index), ...) (``p(const dim3 &b) : block(b) {}``); None otherwise.
     fields: Optional[tuple] = field(default=None, repr=False)
+    # A method call (``obj.f(a)``): ``args[0]`` is the object (its address, ``&obj``, for a
+    # method of the project's own), the method's parameters take ``args[1:]``.
+    method: bool = False
 
     def children(self):
         return list(self.args)

@@ -534,14 +534,28 @@ class AddressEvaluator:
         """The values, in order, of a variable that a loop doubles or halves (``stride *= 2``
         up to ``blockDim.x``), when its start and bound are known numbers; None otherwise."""
         info = self.syms.info.get(s)
-        geo = getattr(info, "geometric", None) if info is not None else None
+        if info is None:
+            return None
+        tied = info.companion or info.exit_of
+        if tied is not None:
+            # multiplied (divided) once per iteration of the loop its control variable runs
+            ctrl, start, factor, shrink = tied
+            cs = self.sequence(ctrl)
+            v = self._number(start)
+            if cs is None or v is None or v < 0:
+                return None
+            out = []
+            for _ in range(len(cs) + (info.exit_of is not None)):
+                out.append(v)
+                v = v // factor if shrink else v * factor
+            return out[-1:] if info.exit_of is not None else out
+        geo = info.geometric
         if geo is None:
             return None
         start, factor, shrink, op, bound = geo
-        v, b = self.b.bind(start), self.b.bind(bound)
-        if not (isinstance(v, sp.Basic) and v.is_Integer and isinstance(b, sp.Basic) and b.is_Integer):
+        v, b = self._number(start), self._number(bound)
+        if v is None or b is None:
             return None
-        v, b = int(v), int(b)
         out = []
         while len(out) <= 64 and {"<": v < b, "<=": v <= b, ">": v > b, ">=": v >= b}[op]:
             out.append(v)
@@ -550,6 +564,27 @@ class AddressEvaluator:
                 break  # 0 halved, or 0 doubled: the loop would not end
             v = nxt
         return out if out and len(out) <= 64 else None
+
+    def _number(self, e) -> Optional[int]:
+        """``e`` as an integer once the launch values are bound and the values that loop-
+        multiplied variables have after their loops are put in; None when it is not one."""
+        v = self.b.bind(e)
+        if not isinstance(v, sp.Basic):
+            return None
+        if not v.is_Integer:
+            after = {}
+            for a in v.free_symbols:
+                info = self.syms.info.get(a)
+                if info is None or info.exit_of is None:
+                    return None
+                q = self.sequence(a)
+                if not q:
+                    return None
+                after[a] = sp.Integer(q[0])
+            v = v.xreplace(after)
+            if not v.is_Integer:
+                return None
+        return int(v)
 
     def _sequence_guards(self, path) -> list:
         """The conditions of ``path`` that name a loop-doubled or -halved variable with known

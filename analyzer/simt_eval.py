@@ -18,10 +18,12 @@ import numpy as np
 from . import cint, ir, simt_facts
 from .cfg import BLOCK_BARRIER_CALLS, WARP_BARRIER_CALLS, is_grid_sync
 from .simt_log import Access
-from .simt_values import (_INT, OP_SALT, LazyTokens, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
+from .simt_values import (_INT, OP_SALT, LazyTokens, lazy_depth, MemLoc, Mask, Ptr, RegLoc, V, _elem_size, _Frame,
                           _space_of, mix_tokens, token_part, truth)
 
 MAX_INLINE_DEPTH = 6
+#: Lazily mixed provenance tokens chained at most this deep (see SimtEval._lazy_tokens).
+LAZY_TOKEN_DEPTH = 24
 
 _CG_QUERIES = {"thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size",
                "block_rank", "num_blocks"}
@@ -35,6 +37,20 @@ _MATH1 = {"abs", "fabsf", "fabs", "floorf", "floor", "ceilf", "ceil", "truncf", 
           "__float2int_rz", "__float2int_rd", "__float2int_ru", "__float2int_rn", "__popc", "__ffs",
           "__clz", "sqrtf", "sqrt", "log2f", "log2"}
 
+
+#: Math functions whose result depends on their arguments alone, that the interpreter does not
+#: evaluate: two threads that pass equal arguments get equal results (provenance tokens).
+_PURE_MATH = frozenset(
+    [f + sfx for f in ("sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+                       "exp", "exp2", "exp10", "expm1", "log", "log10", "log1p", "pow", "rsqrt",
+                       "cbrt", "rcbrt", "hypot", "fmod", "remainder", "erf", "erfc", "copysign",
+                       "fma", "fdim", "round", "lround", "lrint", "nearbyint")
+     for sfx in ("f", "")]
+    + ["__expf", "__exp10f", "__logf", "__log2f", "__log10f", "__sinf", "__cosf", "__tanf",
+       "__powf", "__fdividef", "fdividef", "__saturatef", "__frcp_rn", "__fsqrt_rn", "__fadd_rn",
+       "__fmul_rn", "__fdiv_rn", "__fmaf_rn", "__fsub_rn", "__drcp_rn", "__dadd_rn", "__dmul_rn",
+       "__int2float_rn", "__uint2float_rn", "__float2uint_rn", "__float2uint_rz", "__int_as_float",
+       "__float_as_int", "__float_as_uint", "__uint_as_float"])
 
 _COMPARE = {"<": np.less, ">": np.greater, "<=": np.less_equal, ">=": np.greater_equal,
             "==": np.equal, "!=": np.not_equal}
@@ -229,7 +245,13 @@ class SimtEval:
         if e.name == "blockDim":
             return self.const(ts.block[comp])
         if e.name == "gridDim":
-            return self.const(ts.grid[comp]) if ts.grid else self.unknown()
+            if ts.grid:
+                return self.const(ts.grid[comp])
+            # not known, but the same for every thread of the grid
+            out = self.unknown()
+            out.t = np.full(self.n, (self._object_ids.setdefault(("gridDim", comp), len(self._object_ids) + 1)
+                                     << 40) + 1, dtype=_INT)
+            return out
         return self.unknown()
 
     def _varref(self, e: ir.VarRef, m: Mask, fr: _Frame):
@@ -383,7 +405,12 @@ class SimtEval:
         if p.var is None:
             return None
         base = (self._object_ids.setdefault(id(p.var), len(self._object_ids) + 1)) << 40
-        return V(p.off.v + base, p.off.k.copy())
+        out = V(p.off.v + base, p.off.k.copy())
+        if p.off.t is not None and not out.k.all():
+            # an offset not known but equal between threads (`A + blockIdx.x * n` of an unknown
+            # `n`): the same address
+            out.t = mix_tokens(base >> 40, p.off, known=self._known)
+        return out
 
     def store(self, fr: _Frame, key, val, m: Mask) -> None:
         if m.live is not m.must:
@@ -723,9 +750,10 @@ class SimtEval:
     def _arith(self, op: str, a: V, b: V, t: Optional[ir.CType] = None) -> V:
         r = self._arith_values(op, a, b, t)
         # provenance through integer arithmetic (indices, values compared for equality); a
-        # run that records nothing needs none, and a float result is not an index
-        if self.record and not r.is_float and (a.t is not None or b.t is not None) \
-                and not r.k.all():
+        # run that records nothing needs none; a float result's, only when read (_lazy_tokens)
+        if r.is_float:
+            return self._lazy_tokens(OP_SALT.get(op, 99), r, a, b) if self.record else r
+        if self.record and (a.t is not None or b.t is not None) and not r.k.all():
             if (a.k is self._unknown_k and a.t is None) or (b.k is self._unknown_k and b.t is None):
                 r.t = self._zeros  # an input with neither value nor token: no token (as mix_tokens)
             else:
@@ -734,6 +762,24 @@ class SimtEval:
                 r.t = mix_tokens(OP_SALT.get(op, 99), known=self._known, force=True,
                                  fixed=(self._token_part(a), self._token_part(b)))
         return r
+
+    def _lazy_tokens(self, salt: int, r: V, *xs: V) -> V:
+        """``r``, the result of a deterministic operation on ``xs``, with provenance tokens
+        (equal inputs, equal results: every thread that stores ``floorf(c * h)`` of one block
+        index and one parameter ``h`` stores the same bits) computed only when something reads
+        them, as most float values only feed more float arithmetic. Only so many lazy values are
+        chained (an accumulator updated in a loop would make the chain as long as the loop):
+        past ``LAZY_TOKEN_DEPTH`` the result has none."""
+        if r.k.all():
+            return r
+        depth = -1
+        for x in xs:
+            d = lazy_depth(x)
+            if d is not None and d > depth:
+                depth = d
+        if depth < 0 or depth >= LAZY_TOKEN_DEPTH:
+            return r
+        return LazyTokens(r.v, r.k, ((salt,) + xs, dict(known=self._known, force=True)), depth + 1)
 
     def _token_part(self, x: V) -> tuple:
         """:func:`.token_part` of an input; of a shared constant, once a run."""
@@ -1005,35 +1051,19 @@ class SimtEval:
             else:
                 av, bv = a.v, b.v
             r = np.minimum(av, bv) if "min" in name else np.maximum(av, bv)
-            return V(r, a.k & b.k)
+            return self._call_tokens(name, V(r, a.k & b.k), a, b)
         if name in _MATH1 and len(e.args) == 1:
             a = self.ev(e.args[0], m, fr)
             if not isinstance(a, V):
                 return self.unknown()
-            with np.errstate(all="ignore"):
-                if name in ("abs", "fabsf", "fabs"):
-                    return V(np.abs(a.v), a.k)
-                if name in ("floorf", "floor", "__float2int_rd"):
-                    return V(np.floor(a.v.astype(np.float64)), a.k)
-                if name in ("ceilf", "ceil", "__float2int_ru"):
-                    return V(np.ceil(a.v.astype(np.float64)), a.k)
-                if name in ("truncf", "trunc", "__float2int_rz"):
-                    return V(np.trunc(a.v.astype(np.float64)), a.k)
-                if name in ("rintf", "__float2int_rn"):
-                    return V(np.rint(a.v.astype(np.float64)), a.k)
-                if name in ("sqrtf", "sqrt"):
-                    r = np.sqrt(a.v.astype(np.float64))
-                    return V(np.where(np.isfinite(r), r, 0.0), a.k & np.isfinite(r))
-                if name in ("log2f", "log2"):
-                    r = np.log2(a.v.astype(np.float64))
-                    return V(np.where(np.isfinite(r), r, 0.0), a.k & np.isfinite(r))
-                if name == "__popc" and not a.is_float:
-                    x = cint.wrap_u32(a.v)
-                    cnt = np.zeros_like(x)
-                    for i in range(32):
-                        cnt += (x >> i) & 1
-                    return V(cnt, a.k)
-            return self.unknown()
+            r = self._math1(name, a)
+            return self._call_tokens(name, r if r is not None else self.unknown(), a)
+        if name in _PURE_MATH:
+            # a math function of the arguments alone: equal arguments, equal results
+            vals = [self.ev(a, m, fr) for a in e.args]
+            if not all(isinstance(v, V) for v in vals):
+                return self.unknown()
+            return self._call_tokens(name, self.unknown(), *vals)
         fn = e.function
         if fn is not None and fn.body is not None and len(fn.params) == len(e.args) and \
                 len(self._inline_stack) < MAX_INLINE_DEPTH and fn not in self._inline_stack:
@@ -1045,6 +1075,45 @@ class SimtEval:
                 not any(v.name == name for v in fr.fn.locals + fr.fn.params):  # not a function pointer
             self.glog.library_call(self, e, vals, m)
         return self.unknown()
+
+    def _call_tokens(self, name: str, r: V, *xs: V) -> V:
+        """``r``, the result of the math function ``name`` of ``xs``, with provenance tokens
+        (as :meth:`_arith`: a float's only when read)."""
+        if not self.record:
+            return r
+        salt = zlib.crc32(name.encode())
+        if r.is_float or r.k is self._unknown_k:
+            return self._lazy_tokens(salt, r, *xs)
+        if r.k.all() or not any(x.t is not None for x in xs):
+            return r
+        r.t = mix_tokens(salt, *xs, known=self._known)
+        return r
+
+    def _math1(self, name: str, a: V) -> Optional[V]:
+        with np.errstate(all="ignore"):
+            if name in ("abs", "fabsf", "fabs"):
+                return V(np.abs(a.v), a.k)
+            if name in ("floorf", "floor", "__float2int_rd"):
+                return V(np.floor(a.v.astype(np.float64)), a.k)
+            if name in ("ceilf", "ceil", "__float2int_ru"):
+                return V(np.ceil(a.v.astype(np.float64)), a.k)
+            if name in ("truncf", "trunc", "__float2int_rz"):
+                return V(np.trunc(a.v.astype(np.float64)), a.k)
+            if name in ("rintf", "__float2int_rn"):
+                return V(np.rint(a.v.astype(np.float64)), a.k)
+            if name in ("sqrtf", "sqrt"):
+                r = np.sqrt(a.v.astype(np.float64))
+                return V(np.where(np.isfinite(r), r, 0.0), a.k & np.isfinite(r))
+            if name in ("log2f", "log2"):
+                r = np.log2(a.v.astype(np.float64))
+                return V(np.where(np.isfinite(r), r, 0.0), a.k & np.isfinite(r))
+            if name == "__popc" and not a.is_float:
+                x = cint.wrap_u32(a.v)
+                cnt = np.zeros_like(x)
+                for i in range(32):
+                    cnt += (x >> i) & 1
+                return V(cnt, a.k)
+        return None
 
     def _cg_query(self, name: str, grp: str) -> Optional[V]:
         """Cooperative-groups queries on a block, a tile or the grid."""

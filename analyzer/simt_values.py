@@ -63,11 +63,12 @@ class LazyTokens(V):
     array it would have got had it been computed at once (the inputs are never changed in
     place)."""
 
-    __slots__ = ("_mix",)
+    __slots__ = ("_mix", "depth")
 
-    def __init__(self, v: np.ndarray, k: np.ndarray, mix: tuple):
+    def __init__(self, v: np.ndarray, k: np.ndarray, mix: tuple, depth: int = 0):
         V.__init__(self, v, k, None)
         self._mix = mix
+        self.depth = depth  # lazy values between this one and the eager inputs (see lazy_depth)
 
     @property
     def t(self):
@@ -81,6 +82,14 @@ class LazyTokens(V):
     def t(self, val):
         self._mix = None
         _T_SLOT.__set__(self, val)
+
+
+def lazy_depth(x: V) -> Optional[int]:
+    """Without computing anything: None when ``x`` has no provenance tokens, else how many
+    lazily mixed values lie between it and eager tokens (0: its tokens are at hand)."""
+    if isinstance(x, LazyTokens) and x._mix is not None:
+        return x.depth
+    return None if _T_SLOT.__get__(x) is None else 0
 
 
 @dataclass

@@ -301,8 +301,19 @@ class Walker(WalkerExprs):
 
         body = st.fork()
         body.loops = st.loops + (li,)
-        for v in carried:
+        companions = self._companions(s, st, carried, increments, entry, dry)
+        shifted = self._uniform_shifts(s, carried, increments, entry, dry, st)
+        ctrl_sym = None
+        for v in sorted(carried, key=lambda x: x in companions):  # the control's symbol first
             cur = st.env[v]
+            if v in companions:
+                if ctrl_sym is not None:
+                    factor, shrink = companions[v]
+                    body.env[v] = self.syms.opaque(
+                        f"{v.name}~L{s.range.line}", companion=(ctrl_sym, cur, factor, shrink),
+                        note=f"changes in the loop at line {s.range.line}")
+                    continue
+                companions.pop(v)
             if v in increments:
                 if isinstance(cur, Pointer):
                     body.env[v] = cur.add_bytes(increments[v] * it)
@@ -314,11 +325,14 @@ class Walker(WalkerExprs):
                     or lane_varying(end if not isinstance(end, Pointer) else getattr(end, "offset", None),
                                     self.syms) or end is None
                 geo = None if lane or isinstance(cur, Pointer) else self._geometric(s, v, cur, st)
-                if isinstance(cur, Pointer):
+                if v in shifted:
+                    body.env[v] = shifted[v](f"{v.name}~L{s.range.line}")
+                elif isinstance(cur, Pointer):
                     body.env[v] = cur.add_bytes(self._unknown(f"{v.name}~L{s.range.line}", lane=lane))
                 elif geo is not None:
                     body.env[v] = self.syms.opaque(f"{v.name}~L{s.range.line}", geometric=geo,
                                                    note=f"changes in the loop at line {s.range.line}")
+                    ctrl_sym = body.env[v]
                 else:
                     body.env[v] = self._unknown(f"{v.name}~L{s.range.line}", lane=lane,
                                                 note=f"changes in the loop at line {s.range.line}")
@@ -327,6 +341,7 @@ class Walker(WalkerExprs):
             c = self._cond(s.cond, body)
             body.path = body.path + (c,)
             li.path_len += 1  # the loop condition holds inside the body
+        body_entry = {v: body.env[v] for v in companions}
         self._block(s.body, body)
         if s.step is not None:
             self._rvalue(s.step, body)
@@ -336,10 +351,102 @@ class Walker(WalkerExprs):
             val = cur.offset if isinstance(cur, Pointer) else cur
             lane = lane_varying(val, self.syms)
             data = is_data(val)  # read from memory in the loop: stays data-dependent after it
-            if isinstance(cur, Pointer):
+            if v in shifted:
+                # the value it had before the loop or the one an iteration gave it: either way
+                # a warp-uniform value plus the same per-lane part
+                st.env[v] = shifted[v](f"{v.name}@exit_L{s.range.line}")
+            elif isinstance(cur, Pointer):
                 st.env[v] = cur.add_bytes(self._unknown(f"{v.name}@exit", lane=lane, data=data))
+            elif v in companions:
+                # multiplied once per iteration: its start times factor ** (trip count)
+                info = self.syms.info[body_entry[v]]
+                st.env[v] = self.syms.opaque(f"{v.name}@exit_L{s.range.line}", exit_of=info.companion,
+                                             note=f"its value after the loop at line {s.range.line}")
             else:
                 st.env[v] = self._unknown(f"{v.name}@exit_L{s.range.line}", lane=lane, data=data)
+
+    def _uniform_shifts(self, s: ir.Loop, carried: list, increments: dict, entry: dict,
+                        dry: WalkState, st: WalkState) -> dict:
+        """Variables that enter the loop as a warp-uniform value plus a per-lane part and that
+        each iteration sets to another warp-uniform value plus the same per-lane part (Parboil
+        spmv's ``j = jds_ptr_int[k] + ix``, carried to the next iteration): var -> a function of
+        a name giving that form with the uniform part unknown (read from memory when either
+        was). The per-lane part must not change in the loop, and the uniform part may depend
+        only on variables that stay uniform in it, and nothing may leave an iteration early
+        (``break``, ``continue``, ``return``, ``goto``: the value it leaves is not the one the
+        iteration ends with)."""
+        out: dict = {}
+        if any(isinstance(x, (ir.Break, ir.Continue, ir.Return, ir.OtherStmt)) for x in ir.walk_stmt(s.body)):
+            return out
+        lanes_in: set = set()  # carried variables that may differ between lanes in the loop
+        for v in carried:
+            cur, end = st.env.get(v), dry.env.get(v)
+            if isinstance(cur, Pointer) or isinstance(end, Pointer) or end is None or \
+                    lane_varying(cur, self.syms) or lane_varying(end, self.syms):
+                lanes_in.add(v)
+        grew = True
+        while grew:
+            grew = False
+            tainted = {entry[w] for w in lanes_in if not isinstance(entry.get(w), Pointer)}
+            for v in carried:
+                end = dry.env.get(v)
+                if v not in lanes_in and isinstance(end, sp.Basic) and end.free_symbols & tainted:
+                    lanes_in.add(v)
+                    grew = True
+        tainted = {entry[w] for w in lanes_in if not isinstance(entry.get(w), Pointer)}
+
+        def split(e):
+            lane, rest = [], []
+            for t in sp.Add.make_args(sp.expand(e)):
+                (lane if lane_varying(t, self.syms) else rest).append(t)
+            return sp.Add(*lane), sp.Add(*rest)
+
+        for v in carried:
+            cur, end = st.env.get(v), dry.env.get(v)
+            if v in increments or v.type.is_float or not is_expr(cur) or not is_expr(end) or \
+                    not lane_varying(cur, self.syms) or cur.has(Opaque) or end.has(Opaque):
+                continue
+            lane_c, rest_c = split(cur)
+            lane_e, rest_e = split(end)
+            if lane_c == 0 or lane_c != lane_e or is_data(lane_c) or \
+                    (rest_e.free_symbols & tainted) or (rest_c.free_symbols & tainted):
+                continue
+            data = is_data(rest_c) or is_data(rest_e)
+            out[v] = (lambda name, lane_c=lane_c, data=data:
+                      self._unknown(name, lane=False, data=data) + lane_c)
+        return out
+
+    def _companions(self, s: ir.Loop, st: WalkState, carried: list, increments: dict, entry: dict,
+                    dry: WalkState) -> dict:
+        """Variables that each iteration multiplies or divides by a constant besides the loop's
+        doubled or halved control variable (the Blelloch scan's ``stride *= 2`` in a loop over
+        ``d >>= 1``): var -> (factor, shrink). At the top of iteration k such a variable holds
+        start * factor**k (or start // factor**k), in step with the control's k-th value. Only
+        when every iteration runs the update once: one iteration of the body (the dry run) leaves
+        ``v@entry * f`` or ``floor(v@entry / f)``, and nothing in the body leaves it early
+        (break, continue, return, goto)."""
+        out: dict = {}
+        if s.kind != "for" or any(isinstance(x, (ir.Break, ir.Continue, ir.Return, ir.OtherStmt))
+                                  for x in ir.walk_stmt(s.body)):
+            return out
+        c = s.cond
+        ctrl = strip_casts(c.lhs) if isinstance(c, ir.BinOp) else None
+        for v in carried:
+            if v in increments or v.type.is_float or (isinstance(ctrl, ir.VarRef) and ctrl.var is v):
+                continue
+            cur, end, e0 = st.env.get(v), dry.env.get(v), entry.get(v)
+            if isinstance(cur, Pointer) or not is_expr(cur) or not is_expr(end) or \
+                    lane_varying(cur, self.syms) or is_data(cur) or cur.has(Opaque):
+                continue
+            ratio = end / e0  # (sympy cancels a symbol's powers by itself)
+            if ratio.is_Integer and int(ratio) > 1:
+                out[v] = (int(ratio), False)
+                continue
+            if isinstance(end, sp.floor):
+                q = e0 / end.args[0]
+                if q.is_Integer and int(q) > 1:
+                    out[v] = (int(q), True)
+        return out
 
     def _geometric(self, s: ir.Loop, v, start, st: WalkState) -> Optional[tuple]:
         """(start, factor, shrink, comparison, bound) of a loop variable that the loop's step

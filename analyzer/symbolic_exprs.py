@@ -711,6 +711,8 @@ class WalkerExprs:
 
     def _inline(self, e: ir.Call, fn: ir.Function, vals: list, st: WalkState) -> Value:
         env = {}
+        if e.method:
+            vals = vals[1:]  # the object: `this`, which the body's members are not resolved through
         for p, v in zip(fn.params, vals):
             if p.type.kind == "pointer" and isinstance(v, Pointer):
                 el = p.type.element or v.elem

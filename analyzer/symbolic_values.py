@@ -135,6 +135,12 @@ class SymInfo:
     # shrink, comparison, bound), start and bound as sympy values at the loop's entry; the
     # values it takes are start, start*f (or start//f), ... while ``value comparison bound``
     geometric: Optional[tuple] = None
+    # a variable that each iteration of such a loop multiplies or divides by a constant as well
+    # (``stride *= 2`` in a loop over ``d >>= 1``): (control symbol, start, factor, shrink); at
+    # the top of the loop's k-th iteration it holds start * factor**k (start // factor**k)
+    companion: Optional[tuple] = None
+    # the value such a variable has after its loop: start * factor**(trip count)
+    exit_of: Optional[tuple] = None
 
 
 class Symbols:
@@ -186,8 +192,10 @@ class Symbols:
     def template(self, name: str) -> sp.Symbol:
         return self.make(("template", name), name, TEMPLATE)
 
-    def opaque(self, name: str, note: str = "", geometric: Optional[tuple] = None) -> sp.Symbol:
-        return self.make(None, name, OPAQUE, note=note, geometric=geometric)
+    def opaque(self, name: str, note: str = "", geometric: Optional[tuple] = None,
+               companion: Optional[tuple] = None, exit_of: Optional[tuple] = None) -> sp.Symbol:
+        return self.make(None, name, OPAQUE, note=note, geometric=geometric, companion=companion,
+                         exit_of=exit_of)
 
     def boolean(self, name: str = "cond") -> sp.Symbol:
         return self.make(None, name, BOOL)

@@ -282,3 +282,47 @@ def test_device_classification_helpers(tmp_path):
     _analysed(res, fa)
     assert [x for x in _accesses(fa) if x[1] == "store"] == [("w", "store", False, 4, 4),
                                                              ("d", "store", False, 8, 8)]
+
+
+def test_narrowing_braced_initializer(tmp_path):
+    # Parboil histo_final_kernel: `uchar4 u = {s.x, s.y, s.z, s.w}` of an ushort4. A narrowing
+    # of non-constants in a braced initializer: nvcc (EDG) and g++ warn, clang rejected it
+    # ("non-constant-expression cannot be narrowed"). Each thread loads one 8-byte ushort4
+    # (32 lanes x 8 B = 256 B = 8 sectors) and stores one 4-byte uchar4 (128 B = 4 sectors).
+    res, fa = _check(tmp_path, """
+        __global__ void k(const ushort4 *in, uchar4 *out) {
+            unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+            ushort4 s = in[i];
+            uchar4 u = {s.x, s.y, s.z, s.w};
+            out[i] = u;
+        }""", block=(256, 1, 1))
+    _analysed(res, fa)
+    assert _accesses(fa) == [("in", "load", False, 8, 8), ("out", "store", False, 4, 4)]
+
+
+def test_method_call_on_a_shared_struct_reads_none_of_it(tmp_path):
+    # Parboil bfs: `local_q.reset(threadIdx.x)` and `local_q.size_prefix_sum(prefix_q)` on a
+    # __shared__ struct of 12,864 bytes. The call passes the object's address as `this`: it
+    # reads nothing of it by itself. It was lowered as the object's value, a 12,864-byte shared
+    # load per call (split into 3,216 word requests: seconds of work), and the method's
+    # parameters were bound one argument off (`p` took the struct). By hand: the method's only
+    # access is p[threadIdx.x % 8] of the 8-int array `pre`, a store by 32 lanes over 8 words
+    # (4 lanes per word, the same word: no conflict), 1 wavefront; nothing of `q` is read.
+    res, fa = _check(tmp_path, """
+        struct Q {
+            int tail[8];
+            int elems[8][400];
+            __device__ void mark(int (&p)[8]) { p[threadIdx.x % 8] = 1; }
+        };
+        __global__ void k(int *out) {
+            __shared__ Q q;
+            __shared__ int pre[8];
+            q.mark(pre);
+            __syncthreads();
+            out[threadIdx.x] = pre[threadIdx.x % 8];
+        }""", block=(32, 1, 1))
+    _analysed(res, fa)
+    shared = sorted((a.array, a.kind, a.element_bytes, a.index, a.wavefronts_per_request)
+                    for k in fa.kernels for a in k.accesses if a.space == "shared")
+    assert shared == [("pre", "load", 4, "Mod(threadIdx.x, 8)", 1),
+                      ("pre", "store", 4, "Mod(threadIdx.x, 8)", 1)]

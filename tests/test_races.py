@@ -352,3 +352,32 @@ def test_explain_shows_barriers_and_races():
     r = CliRunner().invoke(app, ["explain", str(fix / "tiled_correct.cu")], catch_exceptions=False)
     assert "barriers and races (block 16x16x1 simulated)" in r.output
     assert "    races: 0" in r.output
+
+
+def test_block_uniform_values_of_unknown_parameters_are_the_same_bits(tmp_path):
+    # Parboil cutcp's pattern: every thread of the block stores the region's start and the bin
+    # of its centre, computed from blockIdx, an unknown float `h`, an unknown int and gridDim
+    # (no grid known): the same bits whichever thread's store lands last, and every thread
+    # reads back the value it stored itself. Per-thread values (threadIdx in them) still race.
+    sim, races = races_of(tmp_path, """
+    __global__ void k(float h, int zr, float* region, float* out)
+    {
+        __shared__ float* addr;
+        __shared__ int3 bin;
+        __shared__ float scale;
+        __shared__ int mine;
+        addr = region + ((zr * gridDim.y + blockIdx.y) * (gridDim.x >> 2) + (blockIdx.x >> 2)) * 512;
+        bin.x = (int) floorf((8 * (blockIdx.x >> 2) + 4) * h * 0.25f);
+        bin.y = (int) floorf((8 * blockIdx.y + 4) * h * 0.25f);
+        scale = rsqrtf(h * h + 1.0f);
+        mine = (int) floorf(h * threadIdx.x);
+        int t = threadIdx.x;
+        addr[t] = (bin.x + bin.y) * scale + mine;
+    }
+    """, block=(64, 1, 1))
+    lines = sorted({(r.a.range.line, r.b.range.line) for r in races})
+    # only `mine` (line 12, per-thread values) races: its stores with each other, and its
+    # read at line 14 with another thread's store
+    assert lines == [(12, 12), (12, 14)], lines
+    assert all(r.var.name == "mine" for r in races)
+    assert all(r.certain for r in races)

@@ -263,7 +263,16 @@ class ExprLowering:
             if obj.kind == CK.MEMBER_REF_EXPR:
                 ok = children(obj)
                 if ok:
-                    call.args.insert(0, self._expr(ok[0]))
+                    o = self._expr(ok[0])
+                    if o.type is not None and o.type.kind == "record" and \
+                            self._device_function(ref) is not None:
+                        # a method of the project's own (`local_q.reset(i)` on a __shared__
+                        # struct) gets the object's address as `this`: the call reads none
+                        # of it by itself (what the method reads, it reads through `this`)
+                        ptr = ir.CType(o.type.spelling + " *", "pointer", 8, element=o.type)
+                        o = ir.UnaryOp(o.range, ptr, "&", o)
+                    call.args.insert(0, o)
+                    call.method = True
         if ref is not None and ref.kind == CK.CXX_METHOD:
             collective = cub_block_collective(ref)
             if collective:

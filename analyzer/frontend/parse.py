@@ -541,6 +541,9 @@ def _build_args(path: str, opts: FrontendOptions) -> tuple[list[str], list[str]]
         "-Wno-pragma-once-outside-header",
         # nvcc takes `register` in C++17 (EDG: deprecated, a warning); clang makes it an error
         "-Wno-register",
+        # a braced initializer that narrows a non-constant (`uchar4 u = {s.x, s.y, s.z, s.w}` of
+        # an ushort4): nvcc (EDG) and g++ warn, clang makes it an error unless told otherwise
+        "-Wno-c++11-narrowing",
     ]
     args += arch_args
 
