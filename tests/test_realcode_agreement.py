@@ -3,7 +3,8 @@
 The kernels are ``tests/realcode/*.cu`` (distilled from PolyBench/GPU, cuda-samples, Rodinia and
 HeCBench; each names its original); the measurements ``tests/data/realcode-measured.json`` come
 from ``bench/realcode_measure.py`` on an NVIDIA H100 80GB HBM3 (nvcc 13.0, Nsight Compute
-2025.3.1). Every kernel-level row ``cudalint validate --ncu`` compares is a test here, with
+2025.3.1), and for the round-12 additions (``nb_``/``pa_``/``lc_``: the NVIDIA blog code, Parboil,
+Learn CUDA Programming) ``tests/data/realcode-measured-round12.json`` on an H200. Every kernel-level row ``cudalint validate --ncu`` compares is a test here, with
 validate's tolerances (``tests/realcode_agreement.py``). Rows that disagree today are expected
 failures with their cause (``DISAGREE``), never dropped: when a fix makes one agree it shows as
 XPASS, and its entry should then be removed. ``test_agreement_table`` prints the whole table
@@ -25,6 +26,11 @@ KERNELS = {R.kernel_id(k): k for k in DATA["kernels"]}
 
 _GUARD_SH = ("guarded shared accesses: warps whose lanes are all switched off still execute the "
              "instruction (counted as a request) but move no wavefront; cudalint weights every warp")
+_FD_TABLE = ("the launch configuration is read from global dim3 tables that host code fills "
+             "(grid[3][2], block[3][2]), which the launch analysis does not follow")
+_SPMV_LAUNCH = ("the launch comes from compute_active_thread(&block, &grid, ...), which writes it through "
+                "pointer arguments (not followed: 256 threads assumed where 32 ran); the x_vec gather is "
+                "data-dependent (no sectors without the data)")
 # Rows that disagree with the hardware today: (kernel id, row) -> why. Launch grids through
 # host code, the accumulators the compiler keeps in registers, guarded global loads and the
 # triangular CORR/COVAR loops agree since the request model (analyzer/requests.py).
@@ -37,11 +43,30 @@ DISAGREE = {
                                                        "over lanes that are switched off",
     ("rod_backprop:bpnn_layerforward_CUDA", "shared_ld"): _GUARD_SH,
     ("rod_backprop:bpnn_layerforward_CUDA", "shared_st"): _GUARD_SH,
+    # round 12 (H200): the same cause in the reductions, whose halving loops have no request
+    # count (so the predicated share cannot be weighed in: requests.predicated)
+    **{(k, r): _GUARD_SH for k in ("lc_reduction:reduction_kernel", "lc_reduction:reduction_kernel_1",
+                                   "lc_reduction:reduction_kernel_2") for r in ("shared_ld", "shared_st")},
+    # the halo copy is predicated and weighed in, but on the assumed 256x1x1 block: with the
+    # launch's 64x4 its stores give (1 + 0.5 + 0.5) / 3 = 0.667, as measured
+    **{(f"nb_finite_difference:{k}", r): _FD_TABLE + ": the predicated halo copy is weighed on the assumed block"
+       for k, r in (("derivative_x", "shared_st"), ("derivative_y", "shared_ld"), ("derivative_y", "shared_st"))},
+    ("lc_reduction:reduction_wp_kernel", "grid"): "the grid is min(cudaOccupancyMaxActiveBlocksPerMultiprocessor "
+                                                  "x the device's SM count, ...), asked at run time",
+    **{(f"nb_finite_difference:{k}", "grid"): _FD_TABLE for k in ("derivative_x", "derivative_x_lPencils",
+                                                                 "derivative_y", "derivative_y_lPencils")},
+    ("nb_finite_difference:derivative_y", "global_ld"): _FD_TABLE + ": 256x1x1 assumed where 4x64 ran "
+                                                                    "(8 sectors with --block 4,64, as measured)",
+    ("nb_finite_difference:derivative_y", "global_st"): _FD_TABLE + ": 256x1x1 assumed where 4x64 ran",
+    **{("pa_spmv:spmv_jds", r): _SPMV_LAUNCH for r in ("grid", "occupancy", "global_ld", "global_st")},
+    ("pa_stencil:block2D_hybrid_coarsen_x", "global_ld"): "the halo loads of the `y_l_bound ? A0[...] : sh[...]` "
+        "selects have no figure (the sampled warps do not take them); nvcc predicates them, so every warp "
+        "issues them and one moves data (about 1 sector per request measured)",
 }
 # Rows that agreed when this test was written: the table test fails if fewer agree.
-BASELINE = {"grid": 56, "registers": 56, "occupancy": 56, "global_ld": 56, "global_st": 56, "shared_ld": 4,
-            "shared_st": 4}
-BASELINE_ACCESS_AGREE = 193
+BASELINE = {"grid": 75, "registers": 81, "occupancy": 80, "global_ld": 78, "global_st": 79, "shared_ld": 15,
+            "shared_st": 14}
+BASELINE_ACCESS_AGREE = 356
 _EXACT = ("registers", "occupancy")  # compared only where ptxas gave the registers
 
 
