@@ -539,6 +539,15 @@ class AddressEvaluator:
             return None
         start, factor, shrink, op, bound = geo
         v, b = self.b.bind(start), self.b.bind(bound)
+        if isinstance(v, sp.Basic) and v.is_Integer and isinstance(b, sp.Basic) and \
+                not b.is_Integer and self.b.defaults:
+            # a bound that is a parameter of no known value (`offset < length`): its stated
+            # default, said where the values are used, rather than values the loop never gives
+            used = sorted(b.free_symbols & set(self.b.defaults), key=lambda x: x.name)
+            d = sp.expand(b.xreplace(self.b.defaults)) if used else b
+            if isinstance(d, sp.Basic) and d.is_Integer:
+                b = d
+                self._active_cache[("seq-defaults", s)] = [self.b.describe(x) for x in used]
         if not (isinstance(v, sp.Basic) and v.is_Integer and isinstance(b, sp.Basic) and b.is_Integer):
             return None
         v, b = int(v), int(b)
@@ -624,6 +633,11 @@ class AddressEvaluator:
         if atoms:
             notes.append("averaged over " + str(K) + " sampled values of " +
                          ", ".join(f"`{user_text(a.name)}`" + _sequence_text(seqs[a]) for a in atoms))
+            for a in atoms:
+                for n in self._active_cache.get(("seq-defaults", a), ()):
+                    if n not in notes:
+                        notes.append(n)
+                        defaulted = True
         scen = [(Fraction(1, len(scenarios)), a) for a in scenarios]
         if all(len(x) == len(lanes) for x in per_lanes):
             return WarpAddresses(warp, "ok", lanes, scen, notes, bool(atoms), defaulted)

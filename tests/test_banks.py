@@ -376,3 +376,35 @@ def test_128_bit_wavefronts_match_the_h200(name):
     lanes = list(range(32))
     wf, _ = wavefronts(lanes, [index(l) * 16 for l in lanes], 16)
     assert wf == measured
+
+
+def test_doubling_loop_with_unknown_bound_takes_only_its_own_values(tmp_path):
+    """`for (st = 1; st < n; st *= 2)` with `n` a parameter of no known value (the book "Learn
+    CUDA Programming"'s reductions and scans bound the stride by a size): `st` is 1, 2, 4, ...
+    and nothing else. The bound had no value, so `st` was sampled from stand-ins such as 3, 5,
+    7, 31, 33, 100 that the loop never gives: 21.25 wavefronts. Now n takes its stated default
+    1024 (said in the message), st = 1 .. 512. By hand, warp 0 (index = 2*st*tid, index < 256):
+    st=1: 2-way; 2: 4; 4: 8; 8: lanes 0-15 on banks 0/16, 8; 16: lanes 0-7 on bank 0, 8;
+    32: 4; 64: 2; 128, 256, 512: lane 0 only, 1. One request each: 39/10 = 3.9."""
+    diags, fa, _ = _check(tmp_path, """
+        __global__ void k(float *out, int n)
+        {
+            __shared__ float s[256];
+            s[threadIdx.x] = 0.0f;
+            __syncthreads();
+            for (int st = 1; st < n; st *= 2) {
+                int index = 2 * st * threadIdx.x;
+                if (index < 256)
+                    s[index] += 1.0f;
+                __syncthreads();
+            }
+            if (threadIdx.x == 0)
+                out[0] = s[0];
+        }
+        void run(float *out, int n) { k<<<1, 256>>>(out, n); }
+    """)
+    a = _acc(fa, "s", "store", nth=1)
+    assert a.wavefronts_per_request == pytest.approx(3.9)
+    d = [d for d in diags if d.code == "CL301"]
+    assert len(d) == 1 and "3.9 wavefronts" in d[0].message
+    assert "1, 2, ..., 512" in d[0].message and "n assumed 1024" in d[0].message
