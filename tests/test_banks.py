@@ -408,3 +408,40 @@ def test_doubling_loop_with_unknown_bound_takes_only_its_own_values(tmp_path):
     d = [d for d in diags if d.code == "CL301"]
     assert len(d) == 1 and "3.9 wavefronts" in d[0].message
     assert "1, 2, ..., 512" in d[0].message and "n assumed 1024" in d[0].message
+
+
+def test_while_loop_doubling_takes_only_its_own_values(tmp_path):
+    """The work-efficient scan's up-sweep of "Learn CUDA Programming" (chapter 7, scan_v2.cu)
+    doubles `offset` at the end of a `while` body; only `for` steps were recognised, so
+    `offset` was sampled from stand-ins it never takes (3, 5, 7, ...): 11.25 wavefronts.
+    By hand, 512 threads, length assumed 1024, offset = 1 .. 512; warp 0 stores
+    s[2*offset*(tid+1) - 1] (lane stride 2*offset words) while it is below 1024:
+    offset 1: 2-way; 2: 4; 4: 8; 8: 16; 16: 32; 32: 16 lanes on one bank, 16; 64: 8; 128: 4;
+    256: 2; 512: 1. One request each: 93/10 = 9.3."""
+    diags, fa, _ = _check(tmp_path, """
+        #define B 512
+        __global__ void up(float *d, int length)
+        {
+            __shared__ float s[2 * B];
+            int tid = threadIdx.x;
+            s[tid] = d[tid];
+            s[tid + B] = d[tid + B];
+            int offset = 1;
+            while (offset < length) {
+                __syncthreads();
+                int ia = offset * (2 * tid + 1) - 1;
+                int ib = offset * (2 * tid + 2) - 1;
+                if (ib < 2 * B)
+                    s[ib] += s[ia];
+                offset <<= 1;
+            }
+            __syncthreads();
+            d[tid] = s[tid];
+        }
+        void run(float *d, int n) { up<<<1, B>>>(d, n); }
+    """)
+    a = _acc(fa, "s", "store", nth=2)
+    assert a.wavefronts_per_request == pytest.approx(9.3)
+    d = [d for d in diags if d.code == "CL301" and d.location.line == 15]
+    assert d and all("9.3 wavefronts" in x.message and "1, 2, ..., 512" in x.message
+                     and "length assumed 1024" in x.message for x in d)
