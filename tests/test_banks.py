@@ -219,10 +219,20 @@ def test_cl302_unrolled_last_warp(tmp_path):
     assert "lockstep" in d[0].message and d[0].related[0].location.line == 8
 
 
-def test_cl302_volatile_and_syncwarp_are_fine(tmp_path):
+def test_cl302_volatile_is_fine_before_volta_and_syncwarp_always(tmp_path):
+    """`volatile` keeps the shared value out of registers; before Volta a warp ran in lockstep,
+    so the volatile last-warp reduction was the accepted form (sm_61: no finding). Since sm_70
+    (independent thread scheduling) lanes of a warp need not run in lockstep: lane 0 may read
+    s[16] before lane 16 has added s[48] to it (the programming guide's compute capability 7.x
+    section; NVIDIA rewrote these reductions with __syncwarp()). The rule's own how-to-fix
+    says so, but volatile silenced it on every GPU."""
     vol = REDUCE.replace("__shared__ float s[256];", "__shared__ volatile float s[256];")
-    diags, _, _ = _check(tmp_path, vol, block=(256, 1, 1))
+    diags, _, _ = _check(tmp_path, vol, block=(256, 1, 1), arch="sm_61")
     assert not [x for x in diags if x.code == "CL302"]
+    diags, _, _ = _check(tmp_path, vol, block=(256, 1, 1), arch="sm_70")
+    d = [x for x in diags if x.code == "CL302"]
+    assert [x.location.line for x in d] == [9] and d[0].related[0].location.line == 8
+    assert "`volatile` keeps the value out of registers but does not order the lanes" in d[0].message
     diags, _, _ = _check(tmp_path, """
         __global__ void k(const float* in, float* out) {
             __shared__ float s[64];
