@@ -455,3 +455,33 @@ def test_while_loop_doubling_takes_only_its_own_values(tmp_path):
     d = [d for d in diags if d.code == "CL301" and d.location.line == 15]
     assert d and all("9.3 wavefronts" in x.message and "1, 2, ..., 512" in x.message
                      and "length assumed 1024" in x.message for x in d)
+
+
+def test_parameter_passed_as_the_block_size_defaults_to_the_block(tmp_path):
+    """`n` is passed as blockDim.x at every launch (ggml's argsort passes ncols_pad so), and its
+    value is not known: the block is assumed 256, so `n` is 256 too, not the generic 1024 (which
+    ran the doubling loop past the block), and the guard `t * k < n` decides the active lanes
+    for each value of k (a guard naming a size of no known value was dropped: every lane
+    counted, 15.875; before both, 19.1). By hand, warp 0, s[t*k] while t*k < 256:
+    k=1: 1; 2: 2-way; 4: 4; 8: 8; 16: lanes 0-15 on banks 0/16, 8; 32: lanes 0-7 on bank 0, 8;
+    64: 4; 128: 2. 37/8 = 4.625 (with n = 1024 it would be 93/10 = 9.3)."""
+    diags, fa, _ = _check(tmp_path, """
+        __global__ void kern(float *d, int n)
+        {
+            extern __shared__ float s[];
+            int t = threadIdx.x;
+            s[t] = d[t];
+            __syncthreads();
+            for (int k = 1; k < n; k *= 2) {
+                if (t * k < n)
+                    s[t * k] += 1.0f;
+                __syncthreads();
+            }
+            d[t] = s[t];
+        }
+        void run(float *d, int n) { kern<<<1, n, n * sizeof(float)>>>(d, n); }
+    """)
+    a = _acc(fa, "s", "store", nth=1)
+    assert a.wavefronts_per_request == pytest.approx(4.625)
+    assert "n assumed 256 (every launch passes it as blockDim.x, not known)" in a.assumptions
+    assert any("1, 2, ..., 128" in n for n in a.assumptions)
