@@ -376,11 +376,11 @@ def warp_divergence_rule(ctx: RuleContext):
                 continue  # compiled to predicated instructions/selects: no divergent paths
             cond = _text(ctx, ws.stmt.cond)
             lc = kf.launch
-            blk = tuple(getattr(ks, "block", None) or lc.block)
+            blk = tuple(lc.block)  # the block warp_divergence ran (not the race run's)
             scope = (f"for the launch <<<{'x'.join(map(str, lc.grid))}, {'x'.join(map(str, blk))}>>>"
                      if ws.scope == "launch" and lc.grid else f"in a block of {'x'.join(map(str, blk))} threads")
             if lc.source == "default":  # the counts hold for this block only: say it is a guess
-                scope += f" (assumed: {getattr(ks, 'block_note', '') or default_reason(lc)})"
+                scope += f" (assumed: {default_reason(lc)})"
             approx = "" if ws.exact else (" (sampled blocks)" if not div.whole_grid and ws.scope == "launch" else "")
             msg = (f"condition `{cond}` splits the threads of {ws.warps_divergent} of the "
                    f"{ws.warps_executing} warp executions that reach it {scope}{approx}; taken and "
