@@ -239,7 +239,7 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
                        for li in x.loops)
     for e in walker.events:
         out.append(_make_access(e, ev, target, syms, bindings, block, kernel, launch_note, stored))
-    hazards = warp_sync_hazards(walker.events, ev)
+    hazards = warp_sync_hazards(walker.events, ev, independent_threads=target.major >= 7)
     table = AccessTable(out, hazards, kernel.display_name, ev, target)
     table.notes = list(walker.notes)
     from .requests import annotate

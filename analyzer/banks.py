@@ -216,6 +216,8 @@ class WarpSyncHazard:
     store: object  # AccessEvent
     warp: int
     across_iterations: bool = False
+    # both accesses are volatile: no stale register, but nothing orders the lanes (sm_70+)
+    volatile: bool = False
 
 
 def warp_sync_region(ev: AddressEvaluator, path: tuple, cache: dict) -> Optional[int]:
@@ -260,9 +262,14 @@ def _lane_addresses(ev: AddressEvaluator, expr: sp.Expr, lanes: list, fill: int)
     return out
 
 
-def warp_sync_hazards(events: list, ev: AddressEvaluator) -> list[WarpSyncHazard]:
+def warp_sync_hazards(events: list, ev: AddressEvaluator,
+                      independent_threads: bool = False) -> list[WarpSyncHazard]:
     """Find reads of shared words written by another lane of the same warp, in code confined
-    to one warp, with no ``__syncwarp``/``__syncthreads`` between and no ``volatile``."""
+    to one warp, with no ``__syncwarp``/``__syncthreads`` between and no ``volatile``.
+    With ``independent_threads`` (sm_70 and newer: independent thread scheduling) ``volatile``
+    does not make it safe: it keeps the value out of registers, but the lanes need not run in
+    lockstep, so the read may come before the other lane's write (CUDA C++ Programming Guide,
+    compute capability 7.x, independent thread scheduling)."""
     cache: dict = {}
     shared = [e for e in events if e.space == "shared" and not e.atomic and e.elem_bytes]
     regional = []
@@ -285,7 +292,7 @@ def warp_sync_hazards(events: list, ev: AddressEvaluator) -> list[WarpSyncHazard
         for store, w2 in regional:
             if store.kind != "store" or w2 != w or store.pointer.base is not load.pointer.base:
                 continue
-            if load.volatile and store.volatile:
+            if load.volatile and store.volatile and not independent_threads:
                 continue
             across = False
             if store.seq < load.seq:
@@ -306,7 +313,8 @@ def warp_sync_hazards(events: list, ev: AddressEvaluator) -> list[WarpSyncHazard
                 best, best_rank = (store, across), rank
         if best is not None:
             reported.add(region)
-            out.append(WarpSyncHazard(load, best[0], w, best[1]))
+            out.append(WarpSyncHazard(load, best[0], w, best[1],
+                                      bool(load.volatile and best[0].volatile)))
     return out
 
 

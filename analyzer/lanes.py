@@ -554,6 +554,16 @@ class AddressEvaluator:
             return None
         start, factor, shrink, op, bound = geo
         v, b = self._number(start), self._number(bound)
+        if v is not None and b is None and self.b.defaults:
+            # a bound that is a parameter of no known value (`offset < length`): its stated
+            # default, said where the values are used, rather than values the loop never gives
+            bb = self.b.bind(bound)
+            used = sorted(bb.free_symbols & set(self.b.defaults), key=lambda x: x.name) \
+                if isinstance(bb, sp.Basic) else []
+            d = sp.expand(bb.xreplace(self.b.defaults)) if used else None
+            if isinstance(d, sp.Basic) and d.is_Integer:
+                b = int(d)
+                self._active_cache[("seq-defaults", s)] = [self.b.describe(x) for x in used]
         if v is None or b is None:
             return None
         out = []
@@ -601,7 +611,8 @@ class AddressEvaluator:
                 continue
             free = c.free_symbols - self._thread_syms
             if free and any(self.sequence(a) is not None for a in free) and \
-                    all(self.sequence(a) is not None or self.domain(a) is not None for a in free) and \
+                    all(self.sequence(a) is not None or self.domain(a) is not None
+                        or a in self.b.defaults for a in free) and \
                     not c.atoms(S.MemLoad) and not c.atoms(S.Opaque):
                 out.append(c)
         self._active_cache[key] = out
@@ -625,6 +636,8 @@ class AddressEvaluator:
         # a loop-doubled variable takes few values (log2 of its bound): each of them once
         # when there are at most 64, not SAMPLES picks that would weigh some twice
         K = max([len(q) for q in seqs.values() if q is not None], default=SAMPLES)
+        guard_only = {a for a in atoms if seqs[a] is None and self.domain(a) is None
+                      and a in self.b.defaults and a not in e.free_symbols}
         tvs = [thread_values(self.syms, ln) for ln in lanes]
         scenarios = []
         per_lanes = []
@@ -635,6 +648,8 @@ class AddressEvaluator:
                 seq = seqs[a]
                 if seq is not None:  # the values the loop gives it, evenly
                     vals[a] = seq[(k * len(seq)) // K + rng.randrange(max(1, len(seq) // K))]
+                elif a in guard_only:  # a size that only a guard compares with: its default
+                    vals[a] = int(self.b.defaults[a])
                 elif n is not None:
                     vals[a] = (k * n) // K + rng.randrange(max(1, n // K))
                 else:
@@ -657,8 +672,20 @@ class AddressEvaluator:
         if not scenarios:
             return WarpAddresses(warp, "inactive", why="no lane of this warp executes it")
         if atoms:
-            notes.append("averaged over " + str(K) + " sampled values of " +
-                         ", ".join(f"`{user_text(a.name)}`" + _sequence_text(seqs[a]) for a in atoms))
+            named = [a for a in atoms if a not in guard_only]
+            if named:
+                notes.append("averaged over " + str(K) + " sampled values of " +
+                             ", ".join(f"`{user_text(a.name)}`" + _sequence_text(seqs[a]) for a in named))
+            for a in atoms:
+                for n in self._active_cache.get(("seq-defaults", a), ()):
+                    if n not in notes:
+                        notes.append(n)
+                        defaulted = True
+            for a in sorted(guard_only, key=lambda x: x.name):
+                n = self.b.describe(a)
+                if n not in notes:
+                    notes.append(n)
+                    defaulted = True
         scen = [(Fraction(1, len(scenarios)), a) for a in scenarios]
         if all(len(x) == len(lanes) for x in per_lanes):
             return WarpAddresses(warp, "ok", lanes, scen, notes, bool(atoms), defaulted)

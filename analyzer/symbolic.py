@@ -453,12 +453,21 @@ class Walker(WalkerExprs):
         doubles or halves (``for (s = 1; s < blockDim.x; s *= 2)``, ``s >>= 1``) and whose
         condition compares it with a block-uniform bound; None otherwise."""
         c = s.cond
-        if s.kind != "for" or not isinstance(c, ir.BinOp) or c.op not in ("<", "<=", ">", ">=") or \
+        if s.kind not in ("for", "while") or not isinstance(c, ir.BinOp) or c.op not in ("<", "<=", ">", ">=") or \
                 not isinstance(strip_casts(c.lhs), ir.VarRef) or strip_casts(c.lhs).var is not v:
             return None
         if not is_expr(start) or lane_varying(start, self.syms) or is_data(start):
             return None
-        geo = geometric_step(s, v, lambda e: self._peek(e, st))
+        loop = s
+        if s.kind == "while":
+            # `while (offset < n) { ...; offset <<= 1; }` (a scan's up-sweep): the body's last
+            # statement is the step, and no `continue` skips it
+            body = s.body.stmts if s.body is not None else []
+            if s.step is not None or not body or not isinstance(body[-1], ir.ExprStmt) or \
+                    any(isinstance(x, ir.Continue) for x in s.body.walk()):
+                return None
+            loop = replace(s, kind="for", step=body[-1].expr, body=replace(s.body, stmts=body[:-1]))
+        geo = geometric_step(loop, v, lambda e: self._peek(e, st))
         if geo is None:
             return None
         bound = self._peek(c.rhs, st)

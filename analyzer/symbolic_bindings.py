@@ -25,6 +25,8 @@ class Bindings:
     values: dict = field(default_factory=dict)
     sources: dict = field(default_factory=dict)
     defaults: dict = field(default_factory=dict)
+    # why a default is what it is, where it is not DEFAULT_PARAM_VALUE (symbol -> text)
+    default_why: dict = field(default_factory=dict)
     # xreplace rebuilds (and re-canonicalises) the whole tree; the access, request and lane
     # models bind the same guards and trip counts once per access
     _bound: dict = field(default_factory=dict, repr=False, compare=False)
@@ -43,7 +45,7 @@ class Bindings:
         if s in self.values:
             return f"{s.name} = {self.values[s]} {self.sources.get(s, '')}".strip()
         if s in self.defaults:
-            return f"{s.name} assumed {self.defaults[s]} (no value known)"
+            return f"{s.name} assumed {self.defaults[s]} ({self.default_why.get(s, 'no value known')})"
         return s.name
 
 
@@ -87,6 +89,12 @@ def make_bindings(syms: Symbols, launch, params: Optional[dict] = None) -> Bindi
                 b.values[s] = sp.Integer(int(pv[name]))
                 line = site.range.line if site is not None else "?"
                 b.sources[s] = f"from the launch site at line {line}"
+                continue
+            comp = (getattr(launch, "block_params", None) or {}).get(name) if info.kind == PARAM else None
+            if comp in ("x", "y", "z"):
+                # every launch passes the block's size in it: the same number as blockDim
+                b.defaults[s] = sp.Integer(block["xyz".index(comp)])
+                b.default_why[s] = f"every launch passes it as blockDim.{comp}, not known"
                 continue
             if info.var is None or not info.var.type.is_float:
                 b.defaults[s] = sp.Integer(DEFAULT_PARAM_VALUE)

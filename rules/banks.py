@@ -141,8 +141,9 @@ def _extent_edit(ctx: RuleContext, var, pad: int):
     "Shared-memory code confined to one warp that relies on lockstep execution",
     what="Finds code that only the threads of one warp execute (e.g. `if (tid < 32)`, the last "
          "warp of a tree reduction) and that reads a shared-memory word another lane of that warp "
-         "wrote earlier in the same code, with no `__syncwarp()` in between and without "
-         "`volatile`.",
+         "wrote earlier in the same code, with no `__syncwarp()` in between: without `volatile` "
+         "on any GPU, and with `volatile` too on sm_70 and newer (before Volta a warp ran in "
+         "lockstep and `volatile` was the accepted form).",
     why="Threads of a warp are not guaranteed to execute in lockstep (independent thread "
         "scheduling since Volta), and without `volatile` the compiler may keep the shared value "
         "in a register: the reading lane can see a stale value. The classic unrolled "
@@ -173,9 +174,16 @@ def warp_synchronous(ctx: RuleContext):
             arr = load.array
             txt = ctx.source_text(r) if r.line == r.end_line else f"{arr}[...]"
             where = "in the previous iteration" if h.across_iterations else f"at line {store.node.range.line}"
-            msg = (f"warp-synchronous shared-memory code: `{txt or arr}` reads a word another lane "
-                   f"of warp {h.warp} wrote {where} with no __syncwarp() in between and `{arr}` is "
-                   "not volatile; this relies on the warp executing in lockstep")
+            if getattr(h, "volatile", False):
+                msg = (f"warp-synchronous shared-memory code: `{txt or arr}` reads a word another "
+                       f"lane of warp {h.warp} wrote {where} with no __syncwarp() in between; "
+                       f"`volatile` keeps the value out of registers but does not order the lanes: "
+                       "since sm_70 (independent thread scheduling) a warp is not guaranteed to "
+                       "execute in lockstep")
+            else:
+                msg = (f"warp-synchronous shared-memory code: `{txt or arr}` reads a word another lane "
+                       f"of warp {h.warp} wrote {where} with no __syncwarp() in between and `{arr}` is "
+                       "not volatile; this relies on the warp executing in lockstep")
             related = ()
             sr = store.node.range
             if sr.file and sr.line:

@@ -12,6 +12,7 @@ from typing import Optional
 
 from ..analyzer import ir
 from ..analyzer.cfg import BRANCH, BREAK, CONTINUE, LOOP_COND, RETURN, CFG, functions_with_barrier
+from ..analyzer.launch import default_reason
 from ..analyzer.sync import uses_thread_dims
 from ..analyzer.uniformity import Uniformity, released_by_exit
 from .context import RuleContext
@@ -377,8 +378,11 @@ def warp_divergence_rule(ctx: RuleContext):
                 continue  # compiled to predicated instructions/selects: no divergent paths
             cond = _text(ctx, ws.stmt.cond)
             lc = kf.launch
-            scope = (f"for the launch <<<{'x'.join(map(str, lc.grid))}, {'x'.join(map(str, lc.block))}>>>"
-                     if ws.scope == "launch" and lc.grid else f"in a block of {'x'.join(map(str, lc.block))} threads")
+            blk = tuple(lc.block)  # the block warp_divergence ran (not the race run's)
+            scope = (f"for the launch <<<{'x'.join(map(str, lc.grid))}, {'x'.join(map(str, blk))}>>>"
+                     if ws.scope == "launch" and lc.grid else f"in a block of {'x'.join(map(str, blk))} threads")
+            if lc.source == "default":  # the counts hold for this block only: say it is a guess
+                scope += f" (assumed: {default_reason(lc)})"
             approx = "" if ws.exact else (" (sampled blocks)" if not div.whole_grid and ws.scope == "launch" else "")
             msg = (f"condition `{cond}` splits the threads of {ws.warps_divergent} of the "
                    f"{ws.warps_executing} warp executions that reach it {scope}{approx}; taken and "

@@ -219,10 +219,20 @@ def test_cl302_unrolled_last_warp(tmp_path):
     assert "lockstep" in d[0].message and d[0].related[0].location.line == 8
 
 
-def test_cl302_volatile_and_syncwarp_are_fine(tmp_path):
+def test_cl302_volatile_is_fine_before_volta_and_syncwarp_always(tmp_path):
+    """`volatile` keeps the shared value out of registers; before Volta a warp ran in lockstep,
+    so the volatile last-warp reduction was the accepted form (sm_61: no finding). Since sm_70
+    (independent thread scheduling) lanes of a warp need not run in lockstep: lane 0 may read
+    s[16] before lane 16 has added s[48] to it (the programming guide's compute capability 7.x
+    section; NVIDIA rewrote these reductions with __syncwarp()). The rule's own how-to-fix
+    says so, but volatile silenced it on every GPU."""
     vol = REDUCE.replace("__shared__ float s[256];", "__shared__ volatile float s[256];")
-    diags, _, _ = _check(tmp_path, vol, block=(256, 1, 1))
+    diags, _, _ = _check(tmp_path, vol, block=(256, 1, 1), arch="sm_61")
     assert not [x for x in diags if x.code == "CL302"]
+    diags, _, _ = _check(tmp_path, vol, block=(256, 1, 1), arch="sm_70")
+    d = [x for x in diags if x.code == "CL302"]
+    assert [x.location.line for x in d] == [9] and d[0].related[0].location.line == 8
+    assert "`volatile` keeps the value out of registers but does not order the lanes" in d[0].message
     diags, _, _ = _check(tmp_path, """
         __global__ void k(const float* in, float* out) {
             __shared__ float s[64];
@@ -376,3 +386,102 @@ def test_128_bit_wavefronts_match_the_h200(name):
     lanes = list(range(32))
     wf, _ = wavefronts(lanes, [index(l) * 16 for l in lanes], 16)
     assert wf == measured
+
+
+def test_doubling_loop_with_unknown_bound_takes_only_its_own_values(tmp_path):
+    """`for (st = 1; st < n; st *= 2)` with `n` a parameter of no known value (the book "Learn
+    CUDA Programming"'s reductions and scans bound the stride by a size): `st` is 1, 2, 4, ...
+    and nothing else. The bound had no value, so `st` was sampled from stand-ins such as 3, 5,
+    7, 31, 33, 100 that the loop never gives: 21.25 wavefronts. Now n takes its stated default
+    1024 (said in the message), st = 1 .. 512. By hand, warp 0 (index = 2*st*tid, index < 256):
+    st=1: 2-way; 2: 4; 4: 8; 8: lanes 0-15 on banks 0/16, 8; 16: lanes 0-7 on bank 0, 8;
+    32: 4; 64: 2; 128, 256, 512: lane 0 only, 1. One request each: 39/10 = 3.9."""
+    diags, fa, _ = _check(tmp_path, """
+        __global__ void k(float *out, int n)
+        {
+            __shared__ float s[256];
+            s[threadIdx.x] = 0.0f;
+            __syncthreads();
+            for (int st = 1; st < n; st *= 2) {
+                int index = 2 * st * threadIdx.x;
+                if (index < 256)
+                    s[index] += 1.0f;
+                __syncthreads();
+            }
+            if (threadIdx.x == 0)
+                out[0] = s[0];
+        }
+        void run(float *out, int n) { k<<<1, 256>>>(out, n); }
+    """)
+    a = _acc(fa, "s", "store", nth=1)
+    assert a.wavefronts_per_request == pytest.approx(3.9)
+    d = [d for d in diags if d.code == "CL301"]
+    assert len(d) == 1 and "3.9 wavefronts" in d[0].message
+    assert "1, 2, ..., 512" in d[0].message and "n assumed 1024" in d[0].message
+
+
+def test_while_loop_doubling_takes_only_its_own_values(tmp_path):
+    """The work-efficient scan's up-sweep of "Learn CUDA Programming" (chapter 7, scan_v2.cu)
+    doubles `offset` at the end of a `while` body; only `for` steps were recognised, so
+    `offset` was sampled from stand-ins it never takes (3, 5, 7, ...): 11.25 wavefronts.
+    By hand, 512 threads, length assumed 1024, offset = 1 .. 512; warp 0 stores
+    s[2*offset*(tid+1) - 1] (lane stride 2*offset words) while it is below 1024:
+    offset 1: 2-way; 2: 4; 4: 8; 8: 16; 16: 32; 32: 16 lanes on one bank, 16; 64: 8; 128: 4;
+    256: 2; 512: 1. One request each: 93/10 = 9.3."""
+    diags, fa, _ = _check(tmp_path, """
+        #define B 512
+        __global__ void up(float *d, int length)
+        {
+            __shared__ float s[2 * B];
+            int tid = threadIdx.x;
+            s[tid] = d[tid];
+            s[tid + B] = d[tid + B];
+            int offset = 1;
+            while (offset < length) {
+                __syncthreads();
+                int ia = offset * (2 * tid + 1) - 1;
+                int ib = offset * (2 * tid + 2) - 1;
+                if (ib < 2 * B)
+                    s[ib] += s[ia];
+                offset <<= 1;
+            }
+            __syncthreads();
+            d[tid] = s[tid];
+        }
+        void run(float *d, int n) { up<<<1, B>>>(d, n); }
+    """)
+    a = _acc(fa, "s", "store", nth=2)
+    assert a.wavefronts_per_request == pytest.approx(9.3)
+    d = [d for d in diags if d.code == "CL301" and d.location.line == 15]
+    assert d and all("9.3 wavefronts" in x.message and "1, 2, ..., 512" in x.message
+                     and "length assumed 1024" in x.message for x in d)
+
+
+def test_parameter_passed_as_the_block_size_defaults_to_the_block(tmp_path):
+    """`n` is passed as blockDim.x at every launch (ggml's argsort passes ncols_pad so), and its
+    value is not known: the block is assumed 256, so `n` is 256 too, not the generic 1024 (which
+    ran the doubling loop past the block), and the guard `t * k < n` decides the active lanes
+    for each value of k (a guard naming a size of no known value was dropped: every lane
+    counted, 15.875; before both, 19.1). By hand, warp 0, s[t*k] while t*k < 256:
+    k=1: 1; 2: 2-way; 4: 4; 8: 8; 16: lanes 0-15 on banks 0/16, 8; 32: lanes 0-7 on bank 0, 8;
+    64: 4; 128: 2. 37/8 = 4.625 (with n = 1024 it would be 93/10 = 9.3)."""
+    diags, fa, _ = _check(tmp_path, """
+        __global__ void kern(float *d, int n)
+        {
+            extern __shared__ float s[];
+            int t = threadIdx.x;
+            s[t] = d[t];
+            __syncthreads();
+            for (int k = 1; k < n; k *= 2) {
+                if (t * k < n)
+                    s[t * k] += 1.0f;
+                __syncthreads();
+            }
+            d[t] = s[t];
+        }
+        void run(float *d, int n) { kern<<<1, n, n * sizeof(float)>>>(d, n); }
+    """)
+    a = _acc(fa, "s", "store", nth=1)
+    assert a.wavefronts_per_request == pytest.approx(4.625)
+    assert "n assumed 256 (every launch passes it as blockDim.x, not known)" in a.assumptions
+    assert any("1, 2, ..., 128" in n for n in a.assumptions)

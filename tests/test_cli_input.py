@@ -81,3 +81,40 @@ LAUNCH(run)
     import json
     launch = json.loads(r.output)["files"][0]["kernels"][0]["launch"]
     assert (launch["block"], launch["grid"], launch["source"]) == ([32, 4, 1], [8, 1, 1], "launch-site")
+
+
+def test_launch_closed_by_split_chevrons_is_respelled(tmp_path: Path):
+    """Visual Studio's formatter writes `kernel << < grid, block >> > (...)` (the sgemm of "Learn
+    CUDA Programming" chapters 2 and 3, Rodinia's particlefilter); nvcc accepts it. Only the
+    opener was joined, so clang still failed at the `>> >` and the launch was lost: the 16x16
+    kernel ran on the default block of 256 (1-D). A `>> >` that closes nested templates, and
+    `operator<< <T>`, are left alone."""
+    src = ("  k << < g, b >> > (A, n);\n  std::vector<std::vector<std::pair<int,int>> > v;\n"
+           "  os = operator<< <int>(os, 1); k<<<g, b> >>(a); q >> > 0;\n")
+    out = respell_launches(src)
+    assert [len(a) for a in out.splitlines()] == [len(a) for a in src.splitlines()]
+    assert out == ("  k <<<  g, b >>>  (A, n);\n  std::vector<std::vector<std::pair<int,int>> > v;\n"
+                   "  os = operator<< <int>(os, 1); k<<<g, b>>> (a); q >> > 0;\n")
+    p = tmp_path / "t.cu"
+    p.write_text("""__global__ void t(const float *A, float *C, int n)
+{
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    C[col * 1024 + row] = A[row * 1024 + col];
+}
+void run(const float *A, float *C)
+{
+    dim3 block(16, 16);
+    dim3 grid(64, 64);
+    t << < grid, block >> > (A, C, 1024);
+}
+""")
+    import json
+    r = run("explain", str(p), "--output-format", "json")
+    k = json.loads(r.output)["files"][0]["kernels"][0]
+    assert (k["launch"]["block"], k["launch"]["grid"], k["launch"]["source"]) == \
+        ([16, 16, 1], [64, 64, 1], "launch-site")
+    # The store: lanes 0-15 are columns 0-15 (1024 floats apart), lanes 16-31 the next row of
+    # the same columns (4 bytes on, same 32-byte sector): 16 sectors for 128 bytes, 25%.
+    store = next(a for a in k["accesses"] if a["array"] == "C")
+    assert (store["sectors_per_request"], store["efficiency"]) == (16, 0.25)

@@ -629,3 +629,38 @@ def test_a_branch_fixed_at_compile_time_is_never_entered(tmp_path):
     returns = [n for n in cfg.nodes if n.kind == "return"]
     assert [n.line for n in returns if n in live] == [line_of(ALL_REDUCE, "return __all_sync")]
     assert [n.line for n in returns if n not in live] == [line_of(ALL_REDUCE, "return x;")]
+
+
+def test_divergence_count_on_an_assumed_block_says_so(tmp_path):
+    """The interleaved tree reduction of "Learn CUDA Programming" (chapter 3), launched with a
+    block size read at run time: CL604 counted with the default block of 256 but said "in a
+    block of 256x1x1 threads" as if the launch gave it. By hand, block 256 (8 warps), stride
+    1..128 (8 executions): `i % (2*st) == 0` splits every warp for st = 1..16 (5 x 8 = 40),
+    the warps holding a multiple of 64 for st = 32 (4), of 128 for 64 (2), of 256 for 128 (1):
+    47 of 64 warp executions."""
+    from cudalint.rules.runner import CheckOptions, check_file
+    src = textwrap.dedent("""\
+        __global__ void r(float *d, unsigned n)
+        {
+            extern __shared__ float s[];
+            unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+            s[threadIdx.x] = (i < n) ? d[i] : 0.0f;
+            __syncthreads();
+            for (unsigned st = 1; st < blockDim.x; st *= 2) {
+                if ((i % (2 * st)) == 0)
+                    s[threadIdx.x] += s[threadIdx.x + st];
+                __syncthreads();
+            }
+            if (threadIdx.x == 0)
+                d[blockIdx.x] = s[0];
+        }
+        void run(float *d, int nt, int n) { r<<<(n + nt - 1) / nt, nt, nt * sizeof(float)>>>(d, n); }
+        """)
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    res, _ = check_file(str(p), AnalysisOptions(), CheckOptions())
+    d = [d for d in res.diagnostics if d.code == "CL604"]
+    assert len(d) == 1 and d[0].location.line == 8
+    assert "47 of the 64 warp executions" in d[0].message
+    assert ("in a block of 256x1x1 threads (assumed: the block size of the launch at line 15 "
+            "is not known)") in d[0].message

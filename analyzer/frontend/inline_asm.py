@@ -28,8 +28,12 @@ LAUNCH_ERRORS = ("expected expression",)
 #: ``< < <``, ``<< <``, ``< <<``: a launch's ``<<<`` split by blanks (clang-format writes
 #: ``kernel < < < grid, block >>> (...)`` inside macros). nvcc takes it as a launch; clang, for
 #: which ``<<<`` is one token, reports "expected expression". No valid C++ has three ``<`` in a
-#: row separated only by blanks.
-_SPLIT_LAUNCH = re.compile(r"<(?:[ \t]+<[ \t]*|[ \t]*<[ \t]+)<")
+#: row separated only by blanks. Its closing ``>>>`` may be split the same way:
+#: Visual Studio's formatter writes ``kernel << < grid, block >> > (...)`` (the book "Learn CUDA
+#: Programming", Rodinia's particlefilter), which nvcc accepts. The closer is only looked for
+#: after an opener, before the next ``;`` or opener: ``>> >`` alone closes nested templates.
+_LAUNCH_OPEN = re.compile(r"<[ \t]*<[ \t]*<")
+_LAUNCH_CLOSE = re.compile(r">[ \t]*>[ \t]*>|;|<[ \t]*<[ \t]*<")
 
 _ASM_START = re.compile(r"\b(?:asm|__asm__|__asm)\b(?:\s+(?:volatile|__volatile__|goto|inline))*\s*\(")
 
@@ -109,9 +113,30 @@ def _respell_one(text: str, start: int) -> tuple[str, int]:
 
 
 def respell_launches(text: str) -> str:
-    """``text`` with every launch ``<<<`` split by blanks joined, the blanks moved after it (same
-    length, same lines)."""
-    return _SPLIT_LAUNCH.sub(lambda m: "<<<" + " " * (len(m.group(0)) - 3), text)
+    """``text`` with every launch ``<<<`` and its ``>>>`` split by blanks joined, the blanks
+    moved after each (same length, same lines)."""
+    if "<" not in text:
+        return text
+    chars = None
+    pos = 0
+    while True:
+        m = _LAUNCH_OPEN.search(text, pos)
+        if m is None:
+            break
+        if re.search(r"\boperator[ \t]*$", text[max(0, m.start() - 40):m.start()]):
+            pos = m.start() + 2  # `operator<< <T>(...)`: explicit template arguments
+            continue
+        spans = [m.span()]
+        c = _LAUNCH_CLOSE.search(text, m.end())
+        if c is not None and c.group(0)[0] == ">":
+            spans.append(c.span())
+        for a, b in spans:
+            if b - a > 3:
+                if chars is None:
+                    chars = list(text)
+                chars[a:b] = list(text[a] * 3 + " " * (b - a - 3))
+        pos = spans[-1][1] if len(spans) > 1 else m.end()
+    return text if chars is None else "".join(chars)
 
 
 def respell(text: str) -> str:

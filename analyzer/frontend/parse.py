@@ -738,8 +738,9 @@ def _parse_file(path: str, opts: Optional[FrontendOptions],
                              "(a single % before a PTX register, operands without a comma) was "
                              "respelled for clang; operands are kept opaque")
             if "launch" in what:
-                notes.append(f"{os.path.basename(p)}: a kernel launch written `< < <` (blanks "
-                             "inside `<<<`, which nvcc accepts) was respelled `<<<` for clang")
+                notes.append(f"{os.path.basename(p)}: a kernel launch written `< < <` or `>> >` "
+                             "(blanks inside `<<<` or `>>>`, which nvcc accepts) was respelled "
+                             "`<<<`/`>>>` for clang")
         for name, prob in new:
             if name not in stubs:
                 stubs[name] = _stub_path(name)
