@@ -25,6 +25,8 @@ class Bindings:
     values: dict = field(default_factory=dict)
     sources: dict = field(default_factory=dict)
     defaults: dict = field(default_factory=dict)
+    # symbol -> the sentence a default other than DEFAULT_PARAM_VALUE is stated with
+    default_notes: dict = field(default_factory=dict)
     # xreplace rebuilds (and re-canonicalises) the whole tree; the access, request and lane
     # models bind the same guards and trip counts once per access
     _bound: dict = field(default_factory=dict, repr=False, compare=False)
@@ -42,6 +44,8 @@ class Bindings:
     def describe(self, s: sp.Symbol) -> str:
         if s in self.values:
             return f"{s.name} = {self.values[s]} {self.sources.get(s, '')}".strip()
+        if s in self.default_notes:
+            return self.default_notes[s]
         if s in self.defaults:
             return f"{s.name} assumed {self.defaults[s]} (no value known)"
         return s.name
@@ -88,7 +92,12 @@ def make_bindings(syms: Symbols, launch, params: Optional[dict] = None) -> Bindi
                 line = site.range.line if site is not None else "?"
                 b.sources[s] = f"from the launch site at line {line}"
                 continue
-            if info.var is None or not info.var.type.is_float:
+            ranged = (getattr(launch, "param_ranges", {}) or {}).get(name) if info.kind == PARAM else None
+            if ranged is not None:
+                # several values passed (a host loop's counter): one of them, stated
+                b.defaults[s] = sp.Integer(int(ranged[0]))
+                b.default_notes[s] = ranged[1]
+            elif info.var is None or not info.var.type.is_float:
                 b.defaults[s] = sp.Integer(DEFAULT_PARAM_VALUE)
     return b
 
