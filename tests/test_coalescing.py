@@ -583,3 +583,6 @@ def test_block_narrower_than_a_warp_names_its_rows(tmp_path):
     assert "`A[iy * 8 + ix]`: the warp's lanes read rows of 4 contiguous elements whose starts " \
         "are 8 elements apart; 2 sectors per request where contiguous elements would need 1, 50%" \
         in d.message
+    # the store out[iy * 8 + ix] writes the same rows: it says so (it said 'read')
+    (d,) = [d for d in diags if d.code == "CL201" and "`out[" in d.message]
+    assert "store `out[iy * 8 + ix]`: the warp's lanes write rows of 4 contiguous elements" in d.message
