@@ -372,7 +372,8 @@ class Walker(WalkerExprs):
                     body.env[v] = cur.add_bytes(self._unknown(f"{v.name}~L{s.range.line}", lane=lane))
                 elif geo is not None:
                     body.env[v] = self.syms.opaque(f"{v.name}~L{s.range.line}", geometric=geo,
-                                                   note=f"changes in the loop at line {s.range.line}")
+                                                   note=f"changes in the loop at line {s.range.line}",
+                                                   loop=s if not self._dry else None)
                 else:
                     body.env[v] = self._unknown(f"{v.name}~L{s.range.line}", lane=lane,
                                                 note=f"changes in the loop at line {s.range.line}")

@@ -341,3 +341,40 @@ void run(unsigned long long *t) { bench<2><<<2, 256>>>(t, 512); bench<5><<<2, 25
     assert rows == [(9, "load", True, 16), (9, "store", True, 16)], rows
     rows = sorted((a.line, a.kind, a.requests) for a in ks["bench<5>"].accesses)
     assert rows == [(10, "store", 16)], rows
+
+
+# A tree reduction's halving loop (the book "CUDA 编程" ch. 8-10: `for (int offset =
+# blockDim.x >> 1; offset >= 32; offset >>= 1) { if (tid < offset) s_y[tid] += s_y[tid +
+# offset]; __syncthreads(); }`) had no trip count, so its shared accesses had no request count
+# ("the trip count of the loop ... is not known"). Its values are known once the block is.
+TREE = """
+__global__ void red(float *x)
+{
+    __shared__ float s[128];
+    int tid = threadIdx.x;
+    s[tid] = x[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    for (int offset = blockDim.x >> 1; offset >= 32; offset >>= 1) {
+        if (tid < offset) s[tid] += s[tid + offset];
+        __syncthreads();
+    }
+    for (int h = 1; h < blockDim.x; h *= 2) {
+        if (tid % (2 * h) == 0) s[tid] += s[tid + h];
+        __syncthreads();
+    }
+    if (tid == 0) x[blockIdx.x] = s[0];
+}
+void run(float *x) { red<<<2, 128>>>(x); }
+"""
+
+
+def test_requests_of_a_halving_or_doubling_loop(tmp_path):
+    f = tmp_path / "tree.cu"
+    f.write_text(TREE)
+    k = _file(str(f))["red"]
+    got = {(a.line, a.column, a.kind): a.requests for a in k.accesses if a.array == "s"}
+    # offset = 64, 32 over 4 warps: tid < 64 is warps 0-1, tid < 32 warp 0: 3 per block, 6
+    assert got[(9, 27, "store")] == 6 and got[(9, 37, "load")] == 6
+    # h = 1, 2, 4, 8, 16: lanes 0 mod 2h are in all 4 warps; h = 32: tids 0, 64 (2 warps);
+    # h = 64: tid 0 (1 warp): 4*5 + 2 + 1 = 23 per block, 46
+    assert got[(13, 33, "store")] == 46 and got[(13, 43, "load")] == 46
