@@ -37,15 +37,20 @@ _MAX_INLINE_STMTS = 40
 class Env(dict):
     """Variable -> known value, plus ``why``: variable -> why it is not known (a sentence)."""
 
-    def __init__(self, *args, why: Optional[dict] = None, origin: Optional[dict] = None):
+    def __init__(self, *args, why: Optional[dict] = None, origin: Optional[dict] = None,
+                 ranges: Optional[dict] = None):
         super().__init__(*args)
         self.why: dict = dict(why or {})
         # variable -> where its value came from, when a caller supplied it (parameters bound
         # from the calls in this file, and what is computed from them): said at each launch.
         self.origin: dict = dict(origin or {})
+        # variable -> (first, last, line, step): the counter of a counted loop (``for (int i =
+        # 1; i <= 32; i++)``) inside its body, where it has no single value but takes the values
+        # first..last in turn (the loop at ``line``; ``step`` says how where not by one).
+        self.ranges: dict = dict(ranges or {})
 
     def copy(self) -> "Env":
-        return Env(self, why=self.why, origin=self.origin)
+        return Env(self, why=self.why, origin=self.origin, ranges=self.ranges)
 
     def origins(self, e: Optional[ir.Expr]) -> set:
         """The caller-supplied values an expression depends on."""
@@ -60,11 +65,13 @@ class Env(dict):
         self.pop(var, None)
         self._drop_parts(var)
         self.why[var] = reason
+        self.ranges.pop(var, None)
 
     def set(self, var, value, keep_parts: bool = False) -> None:
         """``keep_parts``: keep the reasons of a dim3's unknown components (key (var, 'x'))."""
         self[var] = value
         self.why.pop(var, None)
+        self.ranges.pop(var, None)
         if not keep_parts:
             self._drop_parts(var)
 

@@ -249,6 +249,7 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
     elif isinstance(s, ir.Loop):
         for i in s.init:
             _stmt(i, env, h)
+        before = env.copy()
         written = assigned_vars(s.body)
         if s.step is not None:
             out: set = set()
@@ -267,6 +268,9 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
             else:
                 env.forget(v, f"`{v.name}` changes in the loop at line {line}")
         inner = env.copy()
+        counted = _counted_range(s, before, env, written)
+        if counted is not None:
+            inner.ranges[counted[0]] = (counted[1], counted[2], line, counted[3])
         _block(s.body, inner, h)
     elif isinstance(s, ir.Switch):
         _visit(s, env, h)
@@ -276,6 +280,61 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
         _block(s.body, env.copy(), h)
     else:
         _visit(s, env, h)
+
+
+_MAX_RANGE_STEPS = 1 << 20
+
+
+def _strip(e):
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    return e
+
+
+def _counted_range(loop: ir.Loop, before: Env, env: Env, written: set) -> Optional[tuple]:
+    """``(var, first, last, step)`` for a counted ``for`` loop whose counter takes known values:
+    ``for (int i = 1; i <= 32; i++)`` gives (i, 1, 32, ""); ``step`` says how it moves where
+    not by one (" in steps of 4", " times 2"). The counter is written only by the
+    step (``++``, ``+= c`` with c > 0, ``*= c`` / ``<<= c`` from a positive start), its start
+    known before the loop and its bound known and not written in the loop. ``last`` is the
+    last value the body sees (``i < 10; i += 4`` from 0: 8). None otherwise."""
+    if loop.kind != "for" or loop.cond is None or loop.step is None:
+        return None
+    cond = _strip(loop.cond)
+    if not isinstance(cond, ir.BinOp) or cond.op not in ("<", "<="):
+        return None
+    lhs = _strip(cond.lhs)
+    if not isinstance(lhs, ir.VarRef):
+        return None
+    var = lhs.var
+    if var in assigned_vars(loop.body):
+        return None
+    first, bound = before.get(var), evaluate(cond.rhs, env)
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (first, bound)):
+        return None
+    last = bound - 1 if cond.op == "<" else bound
+    step = _strip(loop.step)
+    if isinstance(step, ir.UnaryOp) and step.op in ("pre++", "post++") and \
+            isinstance(_strip(step.operand), ir.VarRef) and _strip(step.operand).var is var:
+        add, mul = 1, None
+    elif isinstance(step, ir.Assign) and isinstance(_strip(step.target), ir.VarRef) and \
+            _strip(step.target).var is var and step.op in ("+=", "*=", "<<="):
+        c = evaluate(step.value, env)
+        if not isinstance(c, int) or isinstance(c, bool) or c <= 0:
+            return None
+        add, mul = (c, None) if step.op == "+=" else (None, c if step.op == "*=" else 1 << c)
+        if mul is not None and (mul < 2 or first <= 0):
+            return None
+    else:
+        return None
+    if last < first:
+        return None
+    if add is not None:
+        return var, first, first + (last - first) // add * add, "" if add == 1 else f" in steps of {add}"
+    v, n = first, 0
+    while v * mul <= last and n < _MAX_RANGE_STEPS:
+        v, n = v * mul, n + 1
+    return var, first, v, f" times {mul}"
 
 
 def _assign(e: ir.Expr, env: Env, line: int) -> None:

@@ -562,6 +562,10 @@ class LaunchSite:
     stream_text: str = ""
     args: list[Expr] = field(default_factory=list)
     arg_values: list[Optional[Union[int, float]]] = field(default_factory=list)
+    # Per argument, where it has no single value but is the counter of a counted host loop
+    # around the launch (``for (int i = 1; i <= 32; i++) k<<<g, b>>>(a, i);``): (first, last,
+    # the loop's line, how it steps where not by one, the counter's name); None elsewhere.
+    arg_ranges: list = field(default_factory=list)
     range: SourceRange = field(default_factory=SourceRange.unknown)
     caller: str = ""
     # Why a part of the configuration or a scalar argument has no known value (sentences).

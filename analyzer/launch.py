@@ -32,6 +32,10 @@ class LaunchConfig:
     # Kernel parameters that every launch site passes the block's size in (name -> component
     # x/y/z): the same variable as that component of the block, whatever its value.
     block_params: dict = field(default_factory=dict)
+    # Integer parameters the launches pass several values in (a host loop's counter, or
+    # different values at different launches): name -> (the value analysed where a number is
+    # needed, a stated default; the sentence saying how it was chosen).
+    param_ranges: dict = field(default_factory=dict)
 
     @property
     def threads_per_block(self) -> int:
@@ -100,11 +104,17 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
             used |= env.origins(e) if hasattr(env, "origins") else set()
         site.from_callers = sorted(used)
         site.arg_values = []
+        site.arg_ranges = []
         kernel = kernels.get(site.kernel) or (kernels.get(site.candidates[0]) if site.candidates else None)
         for i, a in enumerate(x.args):
             v = constprop.evaluate(a, env)
             site.arg_values.append(v if isinstance(v, (int, float)) else None)
             p = kernel.params[i] if kernel is not None and i < len(kernel.params) else None
+            r = _var_of(a)
+            r = env.ranges.get(r) if r is not None and site.arg_values[-1] is None else None
+            site.arg_ranges.append(r + (_var_of(a).name,) if r is not None else None)
+            if r is not None and p is not None and p.type.kind == "scalar" and not p.type.is_float:
+                continue  # values first..last, one per iteration: see argument_ranges
             if site.arg_values[-1] is None and p is not None and p.type.kind == "scalar":
                 t = constprop.text(a)
                 shown = f"`{p.name}`" + (f" = `{t}`" if t != p.name else "")
@@ -260,6 +270,10 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
                   default_block: Optional[tuple[int, int, int]] = None) -> LaunchConfig:
     lc = _launch_config(kernel, tu, block, grid, dynamic_smem, default_block)
     sites = [s for s in tu.launches if site_matches(s, kernel)]
+    if lc.site is not None:
+        lc.param_ranges = argument_ranges(kernel, lc.site, sites)
+        for name in lc.param_ranges:
+            lc.param_values.pop(name, None)
     lc.grid_1d = bool(sites) and all(s.grid_1d for s in sites)
     if sites:  # a relation every launch site has
         common = set(sites[0].block_params.items())
@@ -267,6 +281,54 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
             common &= set(s.block_params.items())
         lc.block_params = dict(common)
     return lc
+
+
+def argument_ranges(kernel: ir.Function, site: ir.LaunchSite, sites: list) -> dict:
+    """Integer parameters that a launch of ``kernel`` with ``site``'s block passes a host loop's
+    counter in (``for (int i = 1; i <= 32; i++) k<<<g, b>>>(a, i)``), with the values of the
+    other launches (a warm-up ``k<<<g, b>>>(a, 1)`` before that loop). No one value is the
+    parameter's: where a figure needs a number, the largest value passed is assumed and said
+    (name -> (value, note)), instead of the first launch's value or the stated default of a
+    value not known. A parameter some launch passes a value not known statically is left as it
+    is (the analysed site's value, else unknown), and so are different constants at different
+    launches without a loop (the analysed site's)."""
+    same = [s for s in sites if s.block == site.block] or [site]
+    out = {}
+    for i, p in enumerate(kernel.params):
+        if p.type.kind != "scalar" or p.type.is_float:
+            continue
+        spans, lines, loops, shown = [], [], [], []
+        for s in same:
+            v = s.arg_values[i] if i < len(s.arg_values) else None
+            r = s.arg_ranges[i] if i < len(s.arg_ranges) else None
+            if isinstance(v, float) and v.is_integer():
+                v = int(v)
+            if isinstance(v, int) and not isinstance(v, bool):
+                spans.append((v, v, ""))
+            elif r is not None:
+                spans.append((r[0], r[1], r[3]))
+                loops.append(f"`{r[4]}` of the loop at line {r[2]}")
+            else:
+                break
+            lines.append(s.range.line)
+        else:
+            if not loops:
+                continue
+            hi = max(b for _, b, _ in spans)
+            parts: list = []
+            for a, b, step in sorted(set(spans)):
+                # a constant inside a loop's values (the warm-up's s = 1 of s = 1..32) adds none
+                if a == b and any(x <= a <= y and (not st or a in (x, y)) for x, y, st in spans if x < y):
+                    continue
+                parts.append(str(a) if a == b else f"{a}..{b}{step}")
+            at = sorted(set(lines))
+            where = (f"the launch at line {at[0]}" if len(at) == 1 else
+                     "the launches at lines " + ", ".join(map(str, at[:-1])) + f" and {at[-1]}")
+            values = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+            out[p.name] = (hi, f"{p.name} assumed {hi}, the largest of the values {values} "
+                               f"that {where} pass{'' if len(at) > 1 else 'es'}"
+                               + f" ({', '.join(loops)})")
+    return out
 
 
 def _launch_config(kernel: ir.Function, tu: ir.TranslationUnit,

@@ -467,22 +467,50 @@ class RequestCounter:
         self._cache[key] = res
         return res
 
+    def _geometric(self, li) -> Optional[tuple]:
+        """A loop without a trip count that doubles or halves a variable between known numbers
+        (a tree reduction's ``for (s = blockDim.x / 2; s >= 32; s >>= 1)``): (its trip count,
+        {the variable's symbol: its value in iteration ``li.it``}), else None."""
+        if li.it is None or not hasattr(self.ev, "sequence"):
+            return None
+        found = None
+        for s, info in self.syms.info.items():
+            if getattr(info, "geometric", None) is not None and info.loop is li.loop:
+                if found is not None:
+                    return None  # two variables of one loop: not modelled
+                found = s
+        seq = self.ev.sequence(found) if found is not None else None
+        if not seq:
+            return None
+        start, factor, shrink = seq[0], self.syms.info[found].geometric[1], self.syms.info[found].geometric[2]
+        value = sp.floor(sp.Integer(start) / sp.Integer(factor) ** li.it) if shrink \
+            else sp.Integer(start) * sp.Integer(factor) ** li.it
+        return len(seq), {found: value}
+
     def _count(self, path: tuple, loops: tuple):
         notes: list = []
         defaulted = False
+        trips = []
+        subs: dict = {}  # geometric variables -> their value in their loop's iteration
+        for li in loops:
+            if li.trip is None:
+                geo = self._geometric(li)
+                if geo is None:
+                    return None, None, [f"the trip count of the loop at line {li.loop.range.line} is not known"]
+                subs.update(geo[1])
+                trips.append((li.it, sp.Integer(geo[0])))
+                continue
+            t, d = self._bound(li.trip)
+            defaulted |= d
+            trips.append((li.it, t.xreplace(subs) if subs and isinstance(t, sp.Basic) else t))
         conds = []
         for c in path:
             cb, d = self._bound(c)
             defaulted |= d
+            if subs and isinstance(cb, sp.Basic):
+                cb = cb.xreplace(subs)
             if cb is not sp.true:
                 conds.append(cb)
-        trips = []
-        for li in loops:
-            if li.trip is None:
-                return None, None, [f"the trip count of the loop at line {li.loop.range.line} is not known"]
-            t, d = self._bound(li.trip)
-            defaulted |= d
-            trips.append((li.it, t))
         syms = set()
         for c in conds:
             syms |= getattr(c, "free_symbols", set())

@@ -154,25 +154,79 @@ class Walker(WalkerExprs):
         if isinstance(s, (ir.Break, ir.Continue)):
             return True
         if isinstance(s, ir.Switch):
-            self._rvalue(s.cond, st)
-            inner = st.fork()
-            dead = False  # after a break, until the next case label
-            for x in s.body.stmts:
-                if isinstance(x, ir.Case):
-                    dead = False
-                    continue
-                if not dead and self._stmt(x, inner):
-                    dead = True
+            ends = self._switch(s, st)
             for v in _written_vars([s.body]):
                 if v in st.env:
-                    st.env[v] = self._unknown(v.name, lane=lane_varying(inner.env.get(v), self.syms)
-                                              or True)
+                    st.env[v] = self._unknown(v.name, lane=any(
+                        lane_varying(e.env.get(v), self.syms) for e in ends) or True)
             return False
         if isinstance(s, ir.OtherStmt):
             for p in s.parts:
                 self._rvalue(p, st)
             return False
         return False
+
+    def _switch(self, s: ir.Switch, st: WalkState) -> list:
+        """Walk a switch's cases, each on its own path: the statements from a case label to
+        the next label run when the value equals one of the labels before them back to the
+        last break (fall-through), ``default`` when it equals none. The states at the ends of
+        the cases are returned. (One path for all the cases made a store in one case look like
+        the value a load in another case reads.) A case the value cannot take (``switch (T)``
+        over a template constant) is not walked: nvcc drops it."""
+        cv = self._rvalue(s.cond, st)
+        segs: list = []  # ([labels], [statements]); statements before any label never run
+        for x in s.body.stmts:
+            if isinstance(x, ir.Case):
+                if segs and not segs[-1][1]:
+                    segs[-1][0].append(x)
+                else:
+                    segs.append(([x], []))
+            elif segs:
+                segs[-1][1].append(x)
+
+        def equal(v):
+            if not (is_expr(cv) and is_expr(v)):
+                return None
+            try:
+                return made(sp.Eq, cv, v)
+            except (TypeError, ValueError):
+                return None
+
+        values = [self._rvalue(lb.value, st) for labels, _ in segs for lb in labels if lb.value is not None]
+        eqs = [equal(v) for v in values]
+
+        def label(lb):
+            if lb.value is not None:
+                c = equal(self._rvalue(lb.value, st))
+                return c if c is not None else self.syms.boolean()
+            if any(c is None for c in eqs):
+                return self.syms.boolean()
+            try:
+                return made(sp.And, *[negate(c) for c in eqs]) if eqs else sp.true
+            except (TypeError, ValueError):
+                return self.syms.boolean()
+
+        ends, prev = [], None  # prev: (condition, state) of a case that falls through
+        for labels, stmts in segs:
+            conds = [label(lb) for lb in labels] + ([prev[0]] if prev is not None else [])
+            try:
+                c = made(sp.Or, *conds) if len(conds) > 1 else conds[0]
+            except (TypeError, ValueError):
+                c = self.syms.boolean()
+            if c is sp.false:  # a case the value never takes (a template constant's switch)
+                prev = None
+                continue
+            inner = st.fork(c)
+            if prev is not None:
+                inner.env = dict(prev[1].env)
+            left = False
+            for x in stmts:
+                if self._stmt(x, inner):
+                    left = True
+                    break
+            ends.append(inner)
+            prev = None if left else (c, inner)
+        return ends
 
     def _if(self, s: ir.If, st: WalkState) -> bool:
         c = self._cond(s.cond, st)
@@ -331,7 +385,8 @@ class Walker(WalkerExprs):
                     body.env[v] = cur.add_bytes(self._unknown(f"{v.name}~L{s.range.line}", lane=lane))
                 elif geo is not None:
                     body.env[v] = self.syms.opaque(f"{v.name}~L{s.range.line}", geometric=geo,
-                                                   note=f"changes in the loop at line {s.range.line}")
+                                                   note=f"changes in the loop at line {s.range.line}",
+                                                   loop=s if not self._dry else None)
                     ctrl_sym = body.env[v]
                 else:
                     body.env[v] = self._unknown(f"{v.name}~L{s.range.line}", lane=lane,

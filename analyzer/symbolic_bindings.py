@@ -27,6 +27,8 @@ class Bindings:
     defaults: dict = field(default_factory=dict)
     # why a default is what it is, where it is not DEFAULT_PARAM_VALUE (symbol -> text)
     default_why: dict = field(default_factory=dict)
+    # symbol -> the sentence a default other than DEFAULT_PARAM_VALUE is stated with
+    default_notes: dict = field(default_factory=dict)
     # xreplace rebuilds (and re-canonicalises) the whole tree; the access, request and lane
     # models bind the same guards and trip counts once per access
     _bound: dict = field(default_factory=dict, repr=False, compare=False)
@@ -44,6 +46,8 @@ class Bindings:
     def describe(self, s: sp.Symbol) -> str:
         if s in self.values:
             return f"{s.name} = {self.values[s]} {self.sources.get(s, '')}".strip()
+        if s in self.default_notes:
+            return self.default_notes[s]
         if s in self.defaults:
             return f"{s.name} assumed {self.defaults[s]} ({self.default_why.get(s, 'no value known')})"
         return s.name
@@ -96,7 +100,12 @@ def make_bindings(syms: Symbols, launch, params: Optional[dict] = None) -> Bindi
                 b.defaults[s] = sp.Integer(block["xyz".index(comp)])
                 b.default_why[s] = f"every launch passes it as blockDim.{comp}, not known"
                 continue
-            if info.var is None or not info.var.type.is_float:
+            ranged = (getattr(launch, "param_ranges", {}) or {}).get(name) if info.kind == PARAM else None
+            if ranged is not None:
+                # several values passed (a host loop's counter): one of them, stated
+                b.defaults[s] = sp.Integer(int(ranged[0]))
+                b.default_notes[s] = ranged[1]
+            elif info.var is None or not info.var.type.is_float:
                 b.defaults[s] = sp.Integer(DEFAULT_PARAM_VALUE)
     return b
 

@@ -381,6 +381,14 @@ class WalkerExprs:
         if op in ("pre++", "pre--", "post++", "post--"):
             return self._incdec(e, st)
         if op == "&":
+            o = e.operand
+            while isinstance(o, ir.Cast):
+                o = o.operand
+            if isinstance(o, ir.VarRef) and o.var.type.kind == "array":
+                # `&arr`: the array's own address, where `arr` decays to (`(T*)&extern_mem`)
+                p = self._rvalue(o, st)
+                if isinstance(p, Pointer):
+                    return p
             loc = self._lvalue(e.operand, st)
             if isinstance(loc, _MemLoc):
                 p = loc.pointer

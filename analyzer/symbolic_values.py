@@ -127,7 +127,8 @@ class SymInfo:
     name: str
     var: Optional[ir.Variable] = None
     component: str = ""
-    # iteration symbols: the loop, its trip count (sympy, may be symbolic) and the line
+    # iteration symbols: the loop, its trip count (sympy, may be symbolic) and the line; for a
+    # geometric variable (below), the loop that doubles or halves it
     loop: Optional[ir.Loop] = None
     trip: Optional[sp.Expr] = None
     note: str = ""
@@ -193,9 +194,10 @@ class Symbols:
         return self.make(("template", name), name, TEMPLATE)
 
     def opaque(self, name: str, note: str = "", geometric: Optional[tuple] = None,
-               companion: Optional[tuple] = None, exit_of: Optional[tuple] = None) -> sp.Symbol:
+               companion: Optional[tuple] = None, exit_of: Optional[tuple] = None,
+               loop: Optional[ir.Loop] = None) -> sp.Symbol:
         return self.make(None, name, OPAQUE, note=note, geometric=geometric, companion=companion,
-                         exit_of=exit_of)
+                         exit_of=exit_of, loop=loop)
 
     def boolean(self, name: str = "cond") -> sp.Symbol:
         return self.make(None, name, BOOL)

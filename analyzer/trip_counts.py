@@ -12,6 +12,7 @@ from typing import Optional
 import sympy as sp
 
 from . import cint, ir
+from .coop_groups import group_kind
 from .flop_counts import Num, simplified
 from .loops import geometric_step, init_variable, loop_header, strip_casts
 from .source_text import range_text
@@ -185,6 +186,17 @@ class SymConv:
                 return sp.Integer(v)
             if re.fullmatch(r"\d+[uUlL]*", text):
                 return sp.Integer(int(text.rstrip("uUlL")))
+            return None
+        if isinstance(e, ir.Call) and e.args and (e.function is None or e.function.body is None) \
+                and (e.callee or "").split("::")[-1] in ("size", "num_threads"):
+            # a cooperative group's size (`for (int i = g.size() >> 1; i > 0; i >>= 1)`): a
+            # thread_block_tile<N>'s is N, a thread block's its thread count
+            kind, n = group_kind(e.args[0].type.spelling if e.args[0].type else "")
+            if kind == "tile" and n:
+                return sp.Integer(n)
+            if kind == "block":
+                dims = [c(ir.Builtin(e.range, ir.UNKNOWN_TYPE, "blockDim", m), d) for m in "xyz"]
+                return None if any(x is None for x in dims) else dims[0] * dims[1] * dims[2]
             return None
         if isinstance(e, ir.Call) and e.callee in ("min", "max", "std::min", "std::max", "umin",
                                                    "umax") and len(e.args) == 2:

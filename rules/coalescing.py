@@ -82,7 +82,8 @@ def uncoalesced(ctx: RuleContext):
         if rows is not None:
             # adjacent lanes are adjacent elements, but the warp spans several rows of the
             # block (blockDim.x narrower than a warp): the rows are what is apart
-            stride = (f"the warp's lanes read rows of {rows[0]} contiguous elements whose starts "
+            verb = {"load": "read", "store": "write"}.get(kinds(g), "access")
+            stride = (f"the warp's lanes {verb} rows of {rows[0]} contiguous elements whose starts "
                       f"are {rows[1]} elements apart")
         elif a.stride is not None and getattr(a.cost, "stride_between_executing", False):
             stride = (f"the lanes that execute it change from iteration to iteration and, in the "

@@ -68,7 +68,10 @@ DEPRECATED = {
          "`void` is fine, and so is a call followed on every path by a check of "
          "`cudaGetLastError()`/`cudaPeekAtLastError()` (`cudaMalloc(...); cudaCheckError();`: the "
          "error state keeps the failure until it is read). `cudaGetLastError()` on its own line is "
-         "the idiom that clears the error state and is not reported here.",
+         "the idiom that clears the error state and is not reported here, nor are `cudaEventQuery()` "
+         "and `cudaStreamQuery()` on their own lines: their usual answer, `cudaErrorNotReady`, is "
+         "not a failure (they are called to flush the launch queue), and a sticky error is "
+         "returned again by the next call.",
     why="CUDA reports failures only through these return values: an allocation that failed, a copy "
         "with a bad pointer, or an error from an earlier asynchronous kernel goes unnoticed and the "
         "program continues with garbage, failing much later far from the cause.",

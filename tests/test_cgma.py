@@ -499,3 +499,44 @@ def test_loads_kept_in_registers_are_not_global_accesses(tmp_path):
     assert k.cgma.to_json()["hot_loop"] == pytest.approx(11 / 3, abs=1e-6)
     found = sorted((d.location.line, d.location.column) for d in diags(p, "CL502"))
     assert found == [(8, 17), (10, 11), (10, 23)]
+
+
+def test_a_tile_size_in_a_loop_bound_is_counted(tmp_path):
+    # The book "CUDA 编程" ch. 10 reduce_cp: `for (int i = g.size() >> 1; i > 0; i >>= 1)
+    # y += g.shfl_down(y, i);` over a thread_block_tile<32>. size() is a static constexpr
+    # member: 32, so i = 16, 8, 4, 2, 1: 5 trips of 1 flop. Before, the bound was an unknown
+    # call, the loop 'not a counted for-loop' and the kernel had no CGMA (trips(line 8)).
+    # Per thread: 5 flops, 1 load + 1 store: CGMA 2.5.
+    p = tmp_path / "tile.cu"
+    p.write_text(textwrap.dedent("""
+        #include <cooperative_groups.h>
+        using namespace cooperative_groups;
+        __global__ void k(const float* x, float* y)
+        {
+            float v = x[threadIdx.x];
+            thread_block_tile<32> g = tiled_partition<32>(this_thread_block());
+            for (int i = g.size() >> 1; i > 0; i >>= 1)
+                v += g.shfl_down(v, i);
+            y[threadIdx.x] = v;
+        }
+        void run(const float* x, float* y) { k<<<1, 128>>>(x, y); }
+        """))
+    j = analyse(p)["k"].cgma.to_json()
+    assert (j["flops"], j["global_accesses"], j["kernel"]) == (5, 2, 2.5)
+    # a thread block's size() (a method without a body) is its thread count from the launch:
+    # 128 -> s = 64, 32, ..., 1: 7 trips of an FMA (2 flops): 14 flops over 2 accesses
+    p.write_text(textwrap.dedent("""
+        #include <cooperative_groups.h>
+        namespace cg = cooperative_groups;
+        __global__ void k2(const float* x, float* y)
+        {
+            cg::thread_block block = cg::this_thread_block();
+            float v = x[threadIdx.x];
+            for (int s = block.size() / 2; s > 0; s >>= 1)
+                v += v * 0.5f;
+            y[threadIdx.x] = v;
+        }
+        void run(const float* x, float* y) { k2<<<1, 128>>>(x, y); }
+        """))
+    j = analyse(p)["k2"].cgma.to_json()
+    assert (j["flops"], j["global_accesses"], j["kernel"]) == (14, 2, 7)

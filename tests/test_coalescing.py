@@ -246,6 +246,54 @@ def test_launch_site_argument_binds_parameter(tmp_path):
     assert any(n.startswith("stride = 4 from the launch site at line 6") for n in a.assumptions)
 
 
+def test_host_loop_counter_argument_is_analysed_at_its_largest_value(tmp_path):
+    # The blog's stride benchmark: a warm-up launch with s = 1, then s = 1..32 in a loop.
+    # Before, the warm-up's s = 1 was taken (coalesced, no finding) though the program runs
+    # s = 32; with only the loop the default 1024 was assumed. Hand count at s = 32 (float):
+    # lanes 128 B apart -> each lane its own sector: 32 sectors, 128 / 1024 B = 12.5%.
+    src = """
+        __global__ void stride(float* a, int s) {
+            int i = (blockDim.x * blockIdx.x + threadIdx.x) * s;
+            a[i] = a[i] + 1;
+        }
+        void run(float* d_a, int n) {
+            stride<<<n / 256, 256>>>(d_a, 1);
+            for (int i = 1; i <= 32; i++)
+                stride<<<n / 256, 256>>>(d_a, i);
+        }"""
+    diags, fa = _check(tmp_path, src)
+    a = _acc(fa, "a")
+    assert (a.sectors_per_request, a.efficiency) == (32, pytest.approx(0.125))
+    note = ("s assumed 32, the largest of the values 1..32 that the launches at lines 7 and 9 "
+            "pass (`i` of the loop at line 8)")
+    assert note in a.assumptions
+    # one value of several (s = 1 is coalesced): an info that says which, not a warning
+    d = [x for x in diags if x.code == "CL201"]
+    assert [x.severity for x in d] == ["info", "info"] and all(note in x.message for x in d)
+    # a counter stepping by 4 below 30 ends at 28: 28 floats = 112 B apart, still 32 sectors;
+    # a doubling counter 1, 2, 4, 8 ends at 8: 32 B apart -> 32 sectors as well
+    for loop, values in (("int i = 0; i < 30; i += 4", "28, the largest of the values 0..28 in steps of 4"),
+                         ("int i = 1; i < 16; i *= 2", "8, the largest of the values 1..8 times 2")):
+        _, fa = _check(tmp_path, src.replace("int i = 1; i <= 32; i++", loop))
+        assert any(n.startswith(f"s assumed {values} and ") or n.startswith(f"s assumed {values} that")
+                   for n in _acc(fa, "a").assumptions), _acc(fa, "a").assumptions
+    # a warm-up outside the loop's values is named: 1..31 and 64
+    _, fa = _check(tmp_path, src.replace("(d_a, 1);", "(d_a, 64);").replace("i <= 32", "i < 32"))
+    a = _acc(fa, "a")
+    assert ("s assumed 64, the largest of the values 1..31 and 64 that the launches at lines 7 and 9 "
+            "pass (`i` of the loop at line 8)") in a.assumptions
+    assert a.sectors_per_request == 32
+    # different constants at two launches without a loop: the first launch's value, as before
+    _, fa = _check(tmp_path, src.replace("for (int i = 1; i <= 32; i++)", "").replace("(d_a, i)", "(d_a, 2)"))
+    a = _acc(fa, "a")
+    assert any(n.startswith("s = 1 from the launch site at line 7") for n in a.assumptions)
+    assert a.sectors_per_request == 4
+    # a counter written in the body has no known range: the stated default stays
+    _, fa = _check(tmp_path, src.replace("stride<<<n / 256, 256>>>(d_a, i);",
+                                         "{ stride<<<n / 256, 256>>>(d_a, i); i += n; }"))
+    assert not any("the largest of the values 1..32" in n for n in _acc(fa, "a").assumptions)
+
+
 def test_misaligned_constant_offset_vs_sliding_window(tmp_path):
     diags, fa = _check(tmp_path, """
         #define TAPS 8
@@ -435,9 +483,13 @@ def test_default_that_only_moves_the_warp_is_not_an_assumption(tmp_path):
     assert d == [(5, "warning"), (23, "warning")], d
     assert not any("k assumed" in x.message for x in diags if x.kernel == "column_scale")
     # a[i + k]: aligned (4 sectors) when k is a multiple of 8 floats, else 5: here the figure
-    # does rest on the stated default, and says so
+    # does rest on an assumed value, and says so. k is the host loop's counter, 0..2047: the
+    # largest, 2047, is assumed (it was the default 1024, aligned: 4 sectors, true of 256 of
+    # the 2048 launches); at 2047 the warp's bytes 8188..8315 span 5 sectors
     acc = _acc(fa, "a", kernel="row_shift")
-    assert acc.sectors_per_request == 4 and "k assumed 1024 (no value known)" in acc.assumptions
+    assert acc.sectors_per_request == 5
+    assert ("k assumed 2047, the largest of the values 0..2047 that the launch at line 13 passes "
+            "(`k` of the loop at line 11)") in acc.assumptions
 
 
 def test_load_served_from_a_register_is_not_called_uncoalesced(tmp_path):
@@ -531,3 +583,6 @@ def test_block_narrower_than_a_warp_names_its_rows(tmp_path):
     assert "`A[iy * 8 + ix]`: the warp's lanes read rows of 4 contiguous elements whose starts " \
         "are 8 elements apart; 2 sectors per request where contiguous elements would need 1, 50%" \
         in d.message
+    # the store out[iy * 8 + ix] writes the same rows: it says so (it said 'read')
+    (d,) = [d for d in diags if d.code == "CL201" and "`out[" in d.message]
+    assert "store `out[iy * 8 + ix]`: the warp's lanes write rows of 4 contiguous elements" in d.message

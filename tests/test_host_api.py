@@ -286,3 +286,31 @@ def test_device_side_device_synchronize_is_removed(tmp_path):
     assert "it does not compile for sm_90" in d.message
     (d80,) = by_code(check(tmp_path, NESTED, select=("CL703",), arch="sm_80"), "CL703")
     assert "for sm_80 CUDA 12 compiles it only with -DCUDA_FORCE_CDP1_IF_SUPPORTED" in d80.message
+
+
+def test_a_query_on_its_own_line_is_not_an_ignored_error(tmp_path):
+    # The book "CUDA 编程" times kernels with `cudaEventRecord(start); cudaEventQuery(start);`,
+    # the query unchecked on purpose: it returns cudaErrorNotReady while the event is pending,
+    # which a CHECK macro would take for a failure. CL701 reported it (11 times in the book);
+    # a query's result stored and never read, and other calls, still are.
+    diags = check(tmp_path, """
+    #include <cuda_runtime.h>
+    #define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) return 1; } while (0)
+    int main()
+    {
+        cudaEvent_t start;
+        cudaStream_t s;
+        CHECK(cudaEventCreate(&start));
+        CHECK(cudaStreamCreate(&s));
+        CHECK(cudaEventRecord(start));
+        cudaEventQuery(start);
+        cudaStreamQuery(s);
+        cudaError_t lost = cudaEventQuery(start);
+        cudaEventDestroy(start);
+        return 0;
+    }
+    """)
+    d = by_code(diags, "CL701")
+    assert [(x.location.line, x.location.column) for x in d] == [(12, 24), (13, 5)], d
+    assert "`cudaEventQuery()` is stored in `lost`" in d[0].message
+    assert "`cudaEventDestroy()` is ignored" in d[1].message

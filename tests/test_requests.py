@@ -331,3 +331,124 @@ def test_a_short_branch_is_predicated_for_shared_counters(tmp_path):
     assert any("predicates the short `if` at line 6" in n for n in g_st[0].assumptions)
     n = ks["nested"]
     assert all(a.moving_share == 1.0 for a in n.accesses)
+
+
+# The NVIDIA blog's GUPS benchmark (d_bench<T_TYPE>): one switch picks the access of each
+# instance, `case WRITE: *address = 1; break; case READ_WRITE: *address += 1; break;`. The
+# cases were walked one after another on one path, so READ_WRITE's load was "kept in a
+# register" as the value WRITE's store had just written, and UPDATE's load the value
+# READ_WRITE stored; a case runs alone (or after the cases that fall into it), so each load
+# is issued: one request per warp (the block's 8 warps, grid 2: 16).
+SWITCHED = """
+__global__ void bench(unsigned long long *t, int mode, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long old;
+    switch (mode) {
+    case 0:
+        old = t[i];
+        if (old == n) t[i] = n + 1;
+        break;
+    case 1:
+        t[i] = 1;
+        break;
+    case 2:
+        t[i] += 1;
+        break;
+    case 3:
+        t[i] = 7;
+        /* falls through */
+    case 4:
+        old = t[i];
+        t[i] = old * 2;
+        break;
+    }
+}
+void run(unsigned long long *t, int mode) { bench<<<2, 256>>>(t, mode, 512); }
+"""
+
+
+def test_a_switch_case_does_not_reuse_a_value_stored_in_another_case(tmp_path):
+    f = tmp_path / "switched.cu"
+    f.write_text(SWITCHED)
+    k = _file(str(f))["bench"]
+    loads = sorted((a.line, a.issued) for a in k.accesses if a.array == "t" and a.kind == "load")
+    # line 8: case 0's load; line 15: case 2's `+= 1` (was kept in a register, from line 12);
+    # line 21: case 4's load, reached from case 3 (which stored t[i] just before) or directly
+    # when mode is 4: it is issued (nvcc keeps it in a register only on the fall-through path)
+    assert loads == [(8, True), (15, True), (21, True)], loads
+    # launched with mode 2, only case 2 runs: its load is one request per warp (8 warps a
+    # block, 2 blocks: 16), the other cases' loads none
+    f = tmp_path / "switched_mode2.cu"
+    f.write_text(SWITCHED.replace("(t, mode, 512)", "(t, 2, 512)"))
+    k = _file(str(f))["bench"]
+    loads = sorted((a.line, a.issued, a.requests) for a in k.accesses if a.array == "t" and a.kind == "load")
+    assert loads == [(8, True, 0), (15, True, 16), (21, True, 0)], loads
+
+
+def test_a_switch_over_a_template_constant_keeps_only_its_case(tmp_path):
+    # d_bench<READ_WRITE>'s switch (T_TYPE): only `*address += 1` is compiled; before, every
+    # case was listed, and READ_WRITE's load was "kept in a register" from WRITE's store
+    f = tmp_path / "switched_template.cu"
+    f.write_text("""
+template <int T>
+__global__ void bench(unsigned long long *t, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    switch (T) {
+    case 0: if (t[i] == n) t[i] = n + 1; break;
+    case 1: t[i] = 1; break;
+    case 2: t[i] += 1; break;
+    default: t[i] = 3;
+    }
+}
+void run(unsigned long long *t) { bench<2><<<2, 256>>>(t, 512); bench<5><<<2, 256>>>(t, 512); }
+""")
+    fa = analyze_file(str(f), AnalysisOptions(arch="sm_90", use_ptxas=False))
+    ks = {k.function.display_name: k for k in fa.kernels}
+    rows = sorted((a.line, a.kind, a.issued, a.requests) for a in ks["bench<2>"].accesses)
+    assert rows == [(9, "load", True, 16), (9, "store", True, 16)], rows
+    rows = sorted((a.line, a.kind, a.requests) for a in ks["bench<5>"].accesses)
+    assert rows == [(10, "store", 16)], rows
+
+
+# A tree reduction's halving loop (the book "CUDA 编程" ch. 8-10: `for (int offset =
+# blockDim.x >> 1; offset >= 32; offset >>= 1) { if (tid < offset) s_y[tid] += s_y[tid +
+# offset]; __syncthreads(); }`) had no trip count, so its shared accesses had no request count
+# ("the trip count of the loop ... is not known"). Its values are known once the block is.
+TREE = """
+__global__ void red(float *x)
+{
+    __shared__ float s[128];
+    int tid = threadIdx.x;
+    s[tid] = x[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    for (int offset = blockDim.x >> 1; offset >= 32; offset >>= 1) {
+        if (tid < offset) s[tid] += s[tid + offset];
+        __syncthreads();
+    }
+    for (int h = 1; h < blockDim.x; h *= 2) {
+        if (tid % (2 * h) == 0) s[tid] += s[tid + h];
+        __syncthreads();
+    }
+    if (tid == 0) x[blockIdx.x] = s[0];
+}
+void run(float *x) { red<<<2, 128>>>(x); }
+"""
+
+
+def test_requests_of_a_halving_or_doubling_loop(tmp_path):
+    f = tmp_path / "tree.cu"
+    f.write_text(TREE)
+    k = _file(str(f))["red"]
+    # the short ifs are predicated (test_a_short_branch_is_predicated_for_shared_counters):
+    # every warp that reaches one issues the instruction; the warps with an active lane are
+    # the share that moves data
+    got = {(a.line, a.column, a.kind): (a.requests, round(a.requests * a.moving_share))
+           for a in k.accesses if a.array == "s"}
+    # offset = 64, 32 over 4 warps: tid < 64 is warps 0-1, tid < 32 warp 0: 3 per block, 6;
+    # issued by 4 warps x 2 iterations x 2 blocks = 16
+    assert got[(9, 27, "store")] == (16, 6) and got[(9, 37, "load")] == (16, 6)
+    # h = 1, 2, 4, 8, 16: lanes 0 mod 2h are in all 4 warps; h = 32: tids 0, 64 (2 warps);
+    # h = 64: tid 0 (1 warp): 4*5 + 2 + 1 = 23 per block, 46; issued 4 x 7 x 2 = 56
+    assert got[(13, 33, "store")] == (56, 46) and got[(13, 43, "load")] == (56, 46)

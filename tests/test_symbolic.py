@@ -279,6 +279,29 @@ def test_pointer_arithmetic_keeps_the_base_object(tmp_path):
     assert sp.expand(b.offset - 4 * (512 * bx + 256 + tx)) == 0
 
 
+def test_address_of_a_whole_array_is_the_array(tmp_path):
+    # The blog's GUPS d_bench_shmem: `benchtype* t = (benchtype*)&extern_mem;` then
+    # `*(unsigned long long*)&t[r].data`. `&extern_mem` was a pointer of unknown origin
+    # ("assumed to point to global memory"): the shared benchmark's accesses were called global.
+    src = """
+        struct bt { unsigned long long data; };
+        __global__ void k(int n) {
+            extern __shared__ bt mem[];
+            bt* t = (bt*)&mem;
+            unsigned long long* a = (unsigned long long*)&t[threadIdx.x * 2].data;
+            *a += 1;
+        }
+        void run() { k<<<2, 256, 256 * 16>>>(3); }"""
+    w, k = walk(tmp_path, src)
+    tx, _, _ = T(w)
+    (e,) = [x for x in w.events if x.name == "a" and x.kind == "store"]
+    assert e.pointer.space == "shared" and e.pointer.base.name == "mem" and e.array == "mem"
+    assert sp.expand(e.offset - 16 * tx) == 0  # element 2*tx of 8 bytes
+    (acc,) = [x for x in k.accesses if x.kind == "store"]
+    # 8-byte words 16 bytes apart: 32 lanes span 512 bytes, 4 wavefronts of 128 bytes
+    assert (acc.space, acc.wavefronts_per_request) == ("shared", 4)
+
+
 def test_value_read_from_memory_is_data(tmp_path):
     w, _ = walk(tmp_path, """
         __global__ void k(const float* a, const int* idx, float* out) {

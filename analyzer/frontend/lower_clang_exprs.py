@@ -248,6 +248,12 @@ class ExprLowering:
             # An implicit conversion or copy (`dim3 b = 256`, passing a struct by value):
             # the constructor call adds nothing to model.
             return self._expr(args_c[0])
+        if ref is not None and ref.kind == CK.CXX_METHOD and not args_c and ref.is_static_method():
+            # a static constexpr member (`g.size()` of a thread_block_tile<32>, whose size() is
+            # `static constexpr ... { return Size; }`): its value, where clang can evaluate it
+            v = self._eval(c)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                return ir.Const(r, t, v)
         args = [self._expr(x) for x in args_c]
         if ref is not None and self._device_function(ref) is None:
             args = self._by_reference(ref, args)
