@@ -478,10 +478,13 @@ class FoldTooCostly(ValueError):
 def too_costly_to_fold(c) -> bool:
     """Whether sympy would fold condition ``c`` (it holds a choice) at a cost beyond the
     bounds above, or at all when it compares data: a choice made by loaded data is never
-    decided by folding (it depends on memory contents), and is what costs minutes."""
+    decided by folding (it depends on memory contents), and is what costs minutes. Nor is one
+    made by a per-thread value the walk does not model (``Opaque``: cuda-samples interval's
+    ``x.lower() <= x.upper()`` of a class it does not see into, where sympy's fold took 3 s
+    of nsimplify on a condition it cannot decide)."""
     if not isinstance(c, sp.Basic) or not c.has(sp.Piecewise):
         return False
-    return folded_cases(c) > MAX_FOLDED_CASES or is_data(c) or \
+    return folded_cases(c) > MAX_FOLDED_CASES or is_data(c) or bool(c.atoms(Opaque)) or \
         len(c.atoms(sp.core.relational.Relational)) > MAX_FOLDED_RELATIONS
 
 
