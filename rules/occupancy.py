@@ -67,9 +67,13 @@ def low_occupancy(ctx: RuleContext):
     "Block size at a launch site is not a multiple of the warp size",
     what="Reports a launch site whose block (the product of its dimensions, after constant "
          "propagation through the host code) is not a multiple of the warp size (32), and how "
-         "many lanes of the last warp stay idle. A block of one thread (`<<<1, 1>>>`, serial "
-         "work run on the device on purpose) is not reported: rounding it up to 32 threads "
-         "would only add idle lanes.",
+         "many lanes of the last warp stay idle. A single block of one thread (`<<<1, 1>>>`, "
+         "serial work run on the device on purpose) is not reported: rounding it up to 32 "
+         "threads would only add idle lanes. Many blocks of one thread (`<<<N, 1>>>` with N "
+         "known to be more than 1) are an info: each holds a warp with 31 idle lanes, and an SM "
+         "holds at most its block limit of them (32 threads of its 2,048 on sm_90); the same N "
+         "threads in blocks of 128 or 256 use 1/32 of the warps. A latency test that wants one "
+         "thread per block on purpose can ignore it.",
     why="Threads are scheduled in warps of 32. A block of 100 threads occupies 4 warps, the "
         "last with only 4 active lanes: 28 of 128 lanes (22 %) do nothing, yet the block holds "
         "the warp slots, registers and scheduler time of 4 full warps.",
@@ -92,7 +96,17 @@ def block_not_warp_multiple(ctx: RuleContext):
         if threads % ws == 0 or threads > ctx.target.max_threads_per_block:
             continue  # an impossible block is CL403's
         if threads == 1:
-            continue  # a deliberate single-thread launch (serial set-up work): no block size rounds it
+            nblocks = site.grid[0] * site.grid[1] * site.grid[2] if site.grid else None
+            if nblocks is None or nblocks <= 1:
+                continue  # a deliberate single-thread launch (serial set-up work): no block size rounds it
+            slots = ctx.target.max_blocks_per_sm
+            msg = (f"{nblocks} blocks of one thread launching `{site.kernel}`: each block holds a whole "
+                   f"warp with {ws - 1} of its {ws} lanes idle ({100.0 * (ws - 1) / ws:.1f}%), and an SM "
+                   f"holds at most {slots} such blocks ({slots} threads); unless one thread per block is "
+                   f"the point (a latency test), launch the {nblocks} threads in blocks of 128 or 256 "
+                   f"(`<<<({nblocks} + 255) / 256, 256>>>` with a bounds check)")
+            yield ctx.diag(me, site.range, msg, kernel=site.kernel, severity="info")
+            continue
         warps = -(-threads // ws)
         idle = warps * ws - threads
         lo, hi = (threads // ws) * ws, warps * ws
