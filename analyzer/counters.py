@@ -24,12 +24,13 @@ _ROWS = (("global", "sectors_per_request", "global_{}_sectors_per_request"),
 
 
 def block_mean(a, field: str, block: Optional[tuple]) -> Optional[float]:
-    """``field`` of access ``a`` averaged over the warps of a block whose last warp is partial
-    (120 threads: three warps of 32 lanes and one of 24), where ``field`` is the worst warp's:
-    that warp moves fewer sectors (24 contiguous floats: 3, not 4), and the counters average
-    every warp's requests (Parboil lbm, 120-thread blocks: 3.75 sectors per request measured
-    on an H200, 4 before). The representative warps (lanes.LaneModel.representative_warps)
-    stand for the full warps alike. None where it does not apply."""
+    """``field`` of access ``a`` averaged over the warps of a block, where ``field`` is the
+    worst warp's: the counters total every warp's requests. The representative warps
+    (lanes.LaneModel.representative_warps: warp 0, the middle one, a partial last one) stand
+    for the full warps alike, each warp issuing as many requests; a partial last warp counts
+    once (120 threads: three warps of 32 lanes and one of 24, which moves 3 sectors, not 4:
+    Parboil lbm measured 3.75 sectors per request on an H200, 4 before). None where it does
+    not apply (one warp, or a figure refined after the cost)."""
     if not block:
         return None
     n = 1
@@ -39,10 +40,12 @@ def block_mean(a, field: str, block: Optional[tuple]) -> Optional[float]:
     per = getattr(getattr(a, "cost", None), "per_warp", None) or {}
     v = getattr(a, field, None)
     last = nwarps - 1
-    if not rest or nwarps < 2 or last not in per or v is None or len(per) < 2:
+    if nwarps < 2 or v is None or len(per) < 2:
         return None
     if abs(max(per.values()) - float(v)) > 1e-9:
         return None  # the figure was refined after the cost (lanes leaving loops, guards)
+    if not rest or last not in per:
+        return sum(per.values()) / len(per)
     full = [x for w, x in per.items() if w != last]
     return (sum(full) / len(full) * (nwarps - 1) + per[last]) / nwarps
 

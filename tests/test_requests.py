@@ -452,3 +452,25 @@ def test_requests_of_a_halving_or_doubling_loop(tmp_path):
     # h = 1, 2, 4, 8, 16: lanes 0 mod 2h are in all 4 warps; h = 32: tids 0, 64 (2 warps);
     # h = 64: tid 0 (1 warp): 4*5 + 2 + 1 = 23 per block, 46; issued 4 x 7 x 2 = 56
     assert got[(13, 33, "store")] == (56, 46) and got[(13, 43, "load")] == (56, 46)
+
+
+def test_counters_average_the_warps_that_differ(tmp_path):
+    """The counters are totals over every warp's requests, so an access whose warps cost
+    differently counts their mean, not the worst warp's figure (which stays the access's own,
+    for the rules). Block of 64: warp 0 reads 32 contiguous floats (4 sectors); warp 1's lanes
+    are 32 floats apart (idx = t + (t / 32) * (t % 32) * 31 = 32 + 32 * lane: 32 sectors).
+    Each warp issues one request: (4 + 32) / 2 = 18 sectors per request."""
+    p = tmp_path / "k.cu"
+    p.write_text("""
+__global__ void two(const float* a, float* b) {
+    int t = threadIdx.x;
+    b[blockIdx.x * 64 + t] = a[blockIdx.x * 4096 + t + (t / 32) * (t % 32) * 31];
+}
+int main() { float *a, *b; two<<<100, 64>>>(a, b); }
+""")
+    k = _file(str(p))["two"]
+    ld, = _acc(k, "a", "load")
+    assert ld.sectors_per_request == 32 and ld.cost.per_warp == {0: 4.0, 1: 32.0}
+    pc = k.to_json()["predicted_counters"]
+    assert pc["global_ld_sectors_per_request"] == 18.0
+    assert pc["global_st_sectors_per_request"] == 4.0
