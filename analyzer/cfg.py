@@ -462,7 +462,7 @@ def _constant_condition(e: Optional[ir.Expr], fn: Optional[ir.Function]) -> Opti
     from . import constprop
 
     v = constprop.evaluate(e, constants(fn))
-    if isinstance(v, bool) or (isinstance(v, (int, float)) and not isinstance(v, tuple)):
+    if isinstance(v, (int, float)):
         return bool(v)
     return None
 

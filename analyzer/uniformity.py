@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from . import ir
+from . import constprop, ir
 from .cfg import BLOCK_BARRIER_CALLS, BRANCH, CFG, LOOP_COND, SWITCH, Node, is_grid_sync
 from .digraph import dfs_postorder_nodes
 from .simt import branch_divergence
@@ -747,13 +747,8 @@ def _member_path(e: ir.Expr) -> Optional[tuple]:
 
 
 def _const_int(e: ir.Expr) -> Optional[int]:
-    e = _strip(e)
-    if isinstance(e, ir.Const) and isinstance(e.value, int) and not isinstance(e.value, bool):
-        return e.value
-    if isinstance(e, ir.UnaryOp) and e.op == "~":
-        v = _const_int(e.operand)
-        return ~v if v is not None else None
-    return None
+    v = constprop.evaluate(e, {})
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def _full_mask(e: ir.Expr) -> bool:
