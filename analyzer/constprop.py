@@ -38,8 +38,10 @@ class Env(dict):
     """Variable -> known value, plus ``why``: variable -> why it is not known (a sentence)."""
 
     def __init__(self, *args, why: Optional[dict] = None, origin: Optional[dict] = None,
-                 ranges: Optional[dict] = None):
+                 ranges: Optional[dict] = None, device=None):
         super().__init__(*args)
+        # what the runtime's device queries answer (device_queries.DeviceAnswers), or None
+        self.device = device
         self.why: dict = dict(why or {})
         # variable -> where its value came from, when a caller supplied it (parameters bound
         # from the calls in this file, and what is computed from them): said at each launch.
@@ -50,7 +52,7 @@ class Env(dict):
         self.ranges: dict = dict(ranges or {})
 
     def copy(self) -> "Env":
-        return Env(self, why=self.why, origin=self.origin, ranges=self.ranges)
+        return Env(self, why=self.why, origin=self.origin, ranges=self.ranges, device=self.device)
 
     def origins(self, e: Optional[ir.Expr]) -> set:
         """The caller-supplied values an expression depends on."""
@@ -59,6 +61,10 @@ class Env(dict):
             for x in e.walk():
                 if isinstance(x, ir.VarRef):
                     out |= self.origin.get(x.var, set())
+                elif isinstance(x, ir.Member) and isinstance(x.base, ir.VarRef) and \
+                        isinstance(self.get(x.base.var), Record):
+                    # one field's origin (the SM count of cudaGetDeviceProperties' record)
+                    out |= self.origin.get((x.base.var, x.member), set())
         return out
 
     def forget(self, var, reason: str) -> None:

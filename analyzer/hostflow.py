@@ -14,7 +14,8 @@ from collections import defaultdict
 from typing import Callable, Optional
 
 from . import ir
-from .constprop import Env, _as_int, _binop, collect_writes, assigned_vars, evaluate, text, \
+from .device_queries import ORIGIN_PREFIX
+from .constprop import Env, Record, _as_int, _binop, collect_writes, assigned_vars, evaluate, text, \
     why_unknown, wrap
 
 _ROUNDS = 6
@@ -34,14 +35,17 @@ def walk_function(fn: ir.Function, env: Env, on_launch, on_call=None) -> None:
     _block(fn.body, env, _Hooks(on_launch, on_call))
 
 
-def propagate_program(functions: list[ir.Function], on_launch, no_args: bool = False) -> None:
+def propagate_program(functions: list[ir.Function], on_launch, no_args: bool = False,
+                      device=None) -> None:
     """Walk every host function with its parameters bound from its callers; call
     ``on_launch(launch_expr, env)`` at each launch. ``no_args``: ``main``'s ``argc`` is 1, the
-    program run without command-line arguments."""
+    program run without command-line arguments. ``device``: what the runtime's device queries
+    answer (:class:`device_queries.DeviceAnswers`), None to leave them unknown."""
     fns = _reaching_launches([f for f in functions if not f.is_kernel and f.body is not None])
 
     def seed(f, calls):
         env = _seed(f, calls)
+        env.device = device
         if no_args and argc_of(f) is not None:
             env.set(argc_of(f), 1)
         return env
@@ -240,12 +244,19 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
             env.forget(s.var, f"`{s.var.name}` is declared without a value at line {line}")
         else:
             env.forget(s.var, _unknown_because(s.init, env, line))
+        if s.init is not None:  # `cudaError_t e = cudaMemcpy(&n, ...)` writes n
+            _call_writes(s.init, env, line, exclude=s.var)
     elif isinstance(s, ir.ExprStmt):
         _visit(s, env, h)
         _assign(s.expr, env, line)
     elif isinstance(s, ir.If):
         _visit(s, env, h)
         _if(s, env, h)
+    elif isinstance(s, ir.Loop) and s.kind == "do" and s.cond is not None and \
+            evaluate(s.cond, env) == 0:
+        # `do { ... } while (0)`, the body of a statement-like macro (CHECK(cudaMalloc(...))):
+        # runs once, straight through
+        _block(s.body, env, h)
     elif isinstance(s, ir.Loop):
         for i in s.init:
             _stmt(i, env, h)
@@ -391,11 +402,76 @@ def _assign(e: ir.Expr, env: Env, line: int) -> None:
         else:
             env.forget(var, env.why.get(var) or f"`{var.name}` is updated at line {line}")
         return
+    _call_writes(e, env, line)
+
+
+def _call_writes(e: ir.Expr, env: Env, line: int, exclude=None) -> None:
+    """Forget what ``e`` writes (``&v`` passed to a call, assignments inside it), then give the
+    device queries among its calls their answers."""
     out: set = set()
     for x in e.walk():
         collect_writes(x, out)
+    out.discard(exclude)
     for v in out:
         env.forget(v, f"`{v.name}` is modified by `{text(e)}` at line {line}")
+    if env.device is not None and out:
+        _device_queries(e, env)
+
+
+_GET_PROPERTIES = {"cudaGetDeviceProperties", "cudaGetDeviceProperties_v2"}
+_GET_ATTRIBUTE = {"cudaDeviceGetAttribute"}
+_OCCUPANCY = {"cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"}
+
+
+def _written_var(a: Optional[ir.Expr]):
+    """``v`` of an out-argument ``&v``."""
+    while isinstance(a, ir.Cast):
+        a = a.operand
+    if isinstance(a, ir.UnaryOp) and a.op == "&" and isinstance(a.operand, ir.VarRef):
+        return a.operand.var
+    return None
+
+
+def _device_queries(e: ir.Expr, env: Env) -> None:
+    """The answers of the device queries in ``e`` (also inside an error-checking macro's call):
+    ``cudaGetDeviceProperties(&prop, dev)`` makes ``prop`` a record of the target's figures,
+    ``cudaDeviceGetAttribute(&v, attr, dev)`` gives ``v`` the attribute's figure. The SM count
+    carries its origin (an assumption, stated at the launches it reaches)."""
+    dev = env.device
+    for x in e.walk():
+        if not isinstance(x, ir.Call) or not x.args:
+            continue
+        name = x.callee.rsplit("::", 1)[-1]
+        var = _written_var(x.args[0])
+        if var is None:
+            continue
+        if name in _GET_PROPERTIES and var.type.spelling.replace("struct ", "").endswith("cudaDeviceProp"):
+            env.set(var, Record(dev.fields, dev.why_unknown))
+            org = dev.origin("multiProcessorCount")
+            if org:
+                env.origin[(var, "multiProcessorCount")] = {org}
+        elif name in _OCCUPANCY and len(x.args) >= 3 and dev.occupancy is not None:
+            ref = x.args[1]
+            while isinstance(ref, (ir.Cast, ir.UnaryOp)) and getattr(ref, "op", "&") == "&":
+                ref = ref.operand
+            threads = _as_int(evaluate(x.args[2], env))
+            smem = _as_int(evaluate(x.args[3], env)) if len(x.args) > 3 else 0
+            if not isinstance(ref, ir.FuncRef) or threads is None or smem is None:
+                continue
+            value, org = dev.occupancy(ref.name, ref.template_args, threads, smem)
+            if value is None:
+                env.why[var] = f"`{text(x)}` at line {x.range.line}: {org}"
+                continue
+            _set(env, var, wrap(value, var.type), None, 0)
+            env.origin[var] = {ORIGIN_PREFIX + org}
+        elif name in _GET_ATTRIBUTE and len(x.args) >= 2:
+            value, org = dev.attribute(_as_int(evaluate(x.args[1], env)))
+            if value is None:
+                continue
+            _set(env, var, wrap(value, var.type), None, 0)
+            if org:
+                env.origin[var] = {org}
 
 
 def _if(s: ir.If, env: Env, h: _Hooks) -> None:

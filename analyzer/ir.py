@@ -572,6 +572,9 @@ class LaunchSite:
     unknown: list[str] = field(default_factory=list)
     # Values that came from a caller of the host function (parameters bound from its calls).
     from_callers: list[str] = field(default_factory=list)
+    # Figures the runtime's device queries gave (``cudaDeviceGetAttribute``'s SM count...): the
+    # target device's, an assumption (analyzer/device_queries).
+    from_device: list[str] = field(default_factory=list)
     # The grid is passed as an integer, not a dim3: gridDim.y = gridDim.z = 1 even where the
     # value (gridDim.x) is not known.
     grid_1d: bool = False

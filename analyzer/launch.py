@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from . import constprop, hostflow, ir
+from .device_queries import ORIGIN_PREFIX as DEVICE_ORIGIN, is_device_origin
 
 DEFAULT_BLOCK = (256, 1, 1)
 
@@ -64,9 +65,10 @@ def _dim3(v) -> Optional[tuple[int, int, int]]:
     return None
 
 
-def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
+def resolve_launch_sites(tu: ir.TranslationUnit, device=None) -> None:
     """Fill grid/block/dynamic_smem/arg_values of every launch site from the values the host
-    code gives them (:mod:`hostflow`), and say in ``site.unknown`` why a part stays unknown."""
+    code gives them (:mod:`hostflow`), and say in ``site.unknown`` why a part stays unknown.
+    ``device``: what the runtime's device queries answer (device_queries.DeviceAnswers)."""
     kernels = {}
     for k in tu.kernels:
         kernels.setdefault(k.name, k)
@@ -102,7 +104,8 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
         used = set()
         for e in list(cfg[:3]) + list(x.args):
             used |= env.origins(e) if hasattr(env, "origins") else set()
-        site.from_callers = sorted(used)
+        site.from_callers = sorted(u for u in used if not is_device_origin(u))
+        site.from_device = sorted(u[len(DEVICE_ORIGIN):] for u in used if is_device_origin(u))
         site.arg_values = []
         site.arg_ranges = []
         kernel = kernels.get(site.kernel) or (kernels.get(site.candidates[0]) if site.candidates else None)
@@ -135,7 +138,7 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
 
     if forwarded:
         tu.launches[:] = [s for s in tu.launches if id(s) not in forwarded]
-    hostflow.propagate_program(tu.functions, on_any_launch)
+    hostflow.propagate_program(tu.functions, on_any_launch, device=device)
 
     # The block a launch has when the program runs without command-line arguments, where the
     # arguments may replace it (``int blocksize = 512; if (argc > 1) blocksize = atoi(argv[1]);``):
@@ -150,7 +153,7 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
             b = _dim3(constprop.evaluate(cfg[1], env))
             site.noargs_block = b if b is not None and b[0] * b[1] * b[2] <= 4096 else None
 
-        hostflow.propagate_program(tu.functions, on_launch_noargs, no_args=True)
+        hostflow.propagate_program(tu.functions, on_launch_noargs, no_args=True, device=device)
 
 
 def _var_of(e: Optional[ir.Expr]):
@@ -350,6 +353,9 @@ def _launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
     if site is not None and site.from_callers:
         assumptions.append("values from the callers in this file (another caller elsewhere may "
                            "pass others): " + "; ".join(site.from_callers))
+    if site is not None and site.from_device:
+        assumptions.append(f"the launch at line {site.range.line} uses figures the GPU gives at run "
+                           "time: " + "; ".join(site.from_device))
     if site is not None:
         args = [u.split(":", 1) for u in site.unknown if u.startswith("argument ")]
         if args:

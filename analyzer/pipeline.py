@@ -202,6 +202,44 @@ def _reconcile_with_ptxas(kf: KernelFacts) -> None:
             a.request_note = "kept in registers: ptxas allocates no local memory for this kernel"
 
 
+def _device_answers(opts: AnalysisOptions, target, tu: ir.TranslationUnit):
+    """What the host code's device queries answer: the target's limits, the SM count of the
+    roofline's device (``--device`` or the architecture's representative GPU), and the
+    occupancy query from ptxas' registers."""
+    from .cgma import resolve_roofline_device
+    from .device_queries import device_answers
+    from .occupancy import compute_occupancy
+
+    try:
+        dev, _ = resolve_roofline_device(opts)
+    except ValueError:
+        dev = None
+
+    def occupancy(name: str, targs: tuple, threads: int, smem: int):
+        fns = [k for k in tu.kernels if k.name == name or k.display_name == name]
+        if targs:
+            want = name + "<" + ", ".join(targs) + ">"
+            fns = [k for k in fns if k.display_name.replace(" ", "") == want.replace(" ", "")] or fns
+        if len(fns) != 1:
+            return None, f"`{name}` is not one kernel of this file"
+        fn = fns[0]
+        if not opts.use_ptxas:
+            return None, "the kernel's registers are known only from ptxas"
+        lc = LaunchConfig((threads, 1, 1), None, smem, "command-line")
+        res = kernel_resources(fn, kernel_variables(fn, lc), tu, target, opts)
+        if res.registers_source != "ptxas" or not res.registers:
+            return None, "the kernel's registers are known only from ptxas, which gave none"
+        r = compute_occupancy(target, threads, res.registers, res.static_smem_bytes, smem)
+        if not r.can_launch or r.active_blocks_per_sm < 1:
+            return None, f"a block of {threads} threads of `{name}` cannot launch"
+        return r.active_blocks_per_sm, (
+            f"{r.active_blocks_per_sm} resident block(s) of {threads} threads per SM for "
+            f"`{fn.display_name}` (the occupancy calculation with ptxas' {res.registers} registers "
+            f"per thread on {target.arch})")
+
+    return device_answers(target, dev, occupancy)
+
+
 def analyze_file(path: str, opts: Optional[AnalysisOptions] = None) -> FileAnalysis:
     opts = opts or AnalysisOptions()
     t0 = time.perf_counter()
@@ -226,7 +264,7 @@ def analyze_file(path: str, opts: Optional[AnalysisOptions] = None) -> FileAnaly
     fa.tu = tu
     if tu is not None:
         tu.notes.extend(fa.notes)
-        resolve_launch_sites(tu)
+        resolve_launch_sites(tu, _device_answers(opts, fa.target, tu))
         needs = opts.facts if opts.facts is not None else needed_facts(None)
         params = dict(opts.params or {})
         bad = {name for name, _ in fa.kernel_errors}

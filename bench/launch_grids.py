@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 from cudalint.analyzer.launch import resolve_launch_sites
-from cudalint.analyzer.pipeline import AnalysisOptions, FileAnalysis, _read_source, lower
+from cudalint.analyzer.pipeline import AnalysisOptions, FileAnalysis, _device_answers, _read_source, lower
+from cudalint.analyzer.target import load_target
 
 
 def include_dirs(f: str, extra: list[str]) -> list[str]:
@@ -36,7 +37,9 @@ def sites_of(path: str, extra: list[str]) -> list[dict]:
     tu = lower(path, source, opts, fa)
     if tu is None:
         return []
-    resolve_launch_sites(tu)
+    # the device queries answered as `cudalint check` answers them (the occupancy query needs
+    # ptxas, off here, so it stays unknown)
+    resolve_launch_sites(tu, _device_answers(opts, load_target(opts.arch), tu))
     kernels = {k.name: k for k in tu.kernels}
     out = []
     for s in tu.launches:

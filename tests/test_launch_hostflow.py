@@ -207,3 +207,58 @@ def test_dim3_declared_by_a_macro_keeps_its_initializer(tmp_path):
     assert s4.grid == (8, 2, 1)     # copied from grid(8, 2)
     assert sd.block == (32, 1, 1)   # default dim3 (1, 1, 1) with x set to 32
     assert sd.grid == (1, 1, 1)
+
+
+DEVICE_QUERIES = r"""
+#include <cstdio>
+#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s\n", cudaGetErrorString(e)); return 1; } } while (0)
+__global__ void k(float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = n; }
+int main() {
+  float *y; int n = 1 << 20, numSMs = 0, per = 0, dev = 0;
+  cudaDeviceGetAttribute(&numSMs, cudaDevAttrMultiProcessorCount, dev);
+  k<<<32 * numSMs, 256>>>(y, n);
+  cudaDeviceProp prop;
+  CHECK(cudaGetDeviceProperties(&prop, dev));
+  k<<<prop.multiProcessorCount * 2, prop.maxThreadsPerBlock / 4>>>(y, n);
+  k<<<4, prop.warpSize * 2>>>(y, prop.maxThreadsPerMultiProcessor);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k, 256, 0);
+  k<<<per * numSMs, 256>>>(y, n);
+  int copied = 7;
+  cudaError_t err = cudaMemcpy(&copied, y, sizeof(int), cudaMemcpyDeviceToHost);
+  k<<<copied, 32>>>(y, n);
+  return 0;
+}
+"""
+
+
+def _device_sites(tmp_path, **kw):
+    p = tmp_path / "dq.cu"
+    p.write_text(DEVICE_QUERIES)
+    fa = analyze_file(str(p), AnalysisOptions(use_ptxas=False, **kw))
+    return sorted(fa.tu.launches, key=lambda s: s.range.line), fa
+
+
+def test_device_queries_answer_with_the_target_device(tmp_path):
+    """Grids sized from the GPU's SM count take the roofline's device (sm_90: the H100 SXM, 132
+    SMs; --device h100-pcie: 114) and say so; the architecture's limits need no assumption."""
+    sites, fa = _device_sites(tmp_path)
+    attr, props, limits, occ, copied = sites
+    assert attr.grid == (32 * 132, 1, 1) and attr.from_device
+    assert props.grid == (264, 1, 1) and props.block == (256, 1, 1)  # 1024 / 4 on sm_90
+    assert limits.block == (64, 1, 1) and limits.arg_values[1] == 2048 and not limits.from_device
+    # blocks per SM of the occupancy query depend on registers ptxas reports later: unknown
+    assert occ.grid is None
+    # cudaMemcpy(&copied, ...) in a declaration's initializer overwrites `copied` (7 before)
+    assert copied.grid is None
+    lc = fa.kernels[0].launch
+    assert any("assumed 132 SMs, as on the NVIDIA H100 SXM5" in a for a in lc.assumptions), lc.assumptions
+    pcie, _ = _device_sites(tmp_path, device="h100-pcie")
+    assert pcie[0].grid == (32 * 114, 1, 1) and pcie[1].grid == (228, 1, 1)
+
+
+def test_device_queries_without_an_sm_count_stay_unknown(tmp_path):
+    """A custom device (peak and bandwidth only) has no SM count: the grid is unknown, and why."""
+    sites, _ = _device_sites(tmp_path, peak_gflops=1000.0, bandwidth_gbs=500.0)
+    assert sites[0].grid is None and sites[1].grid is None
+    assert sites[1].block == (256, 1, 1)
+    assert any("the SM count of the GPU is not known (give --device)" in u for u in sites[1].unknown)
