@@ -23,7 +23,13 @@ conflicting store wrote that same value (``flag = 1; ... if (flag)``); a plain l
 atomic (only a plain *store* racing an atomic is reported); plain loads and stores of one place
 per block (a flag, a search result) by threads that a branch on data selects, when neither is a
 read-modify-write (``found = 1``; ``res[bid] = t`` when ``key[t] == k``: whether two threads are
-selected at once is a property of the data; ``count[0]++`` is reported); and, across blocks, accesses made
+selected at once is a property of the data; ``count[0]++`` is reported); two volatile accesses
+(the PTX memory model treats ``ld.volatile``/``st.volatile`` as relaxed operations at system
+scope, which are morally strong and form no data race: the spin-wait on a predecessor's flag of
+a chained scan, ``do { st = goffset[bid]; } while (st < 0);`` with ``volatile int *goffset``);
+``then`` sides of ``chunk == last`` tests, ``last`` one unknown value in the whole grid and the
+blocks (or iterations) testing different ``chunk``s (only the owner of the last chunk goes in);
+and, across blocks, accesses made
 after a block published its work with ``__threadfence()`` followed by an atomic (the
 "last block" pattern: the atomic's result decides which block reads the others' results).
 
@@ -88,6 +94,7 @@ class GAccess:
     solo: Optional[int]
     kind: str = "access"  # access | memcpy | memset | library
     drawn: Optional[tuple] = None  # inside `if (t == K)` on a ticket: (counter var, offset, sign, K)
+    volatile: bool = False  # through a volatile pointer or of a volatile object
 
 
 @dataclass
@@ -165,8 +172,39 @@ class GlobalLog:
         # block-uniform decisions whose 'then' side one block at most takes (an atomic's
         # ticket tested for equality: `if (*flag == gridDim.x - 1)`)
         self.lone: set = set()
+        # block-uniform decisions `value == last` with `last` one unknown value in the whole grid
+        # (simt._one_block_equals): decision -> key of `last`; per key, the (decision, block) that
+        # tested each value: where no value is tested twice, two 'then' sides of that key never
+        # both run (unless they are one decision in one block)
+        self.lone_groups: dict = {}
+        self._group_values: dict = {}
+        self._bad_groups: set = set()
         self.tickets: dict = {}  # id(atomic call) -> (call, counter or None): see ticket_site
         self._reset: set = set()  # drawn tickets whose counter is written otherwise
+
+    def lone_group(self, d: int, key, values: dict) -> None:
+        """Decision ``d`` tests ``value == last`` (``last`` known by ``key``), with ``values``:
+        block -> the value it compares."""
+        self.lone_groups[d] = key
+        seen = self._group_values.setdefault(key, {})
+        for blk, v in values.items():
+            if seen.setdefault(v, (d, blk)) != (d, blk):
+                self._bad_groups.add(key)
+
+    def _exclusive(self, rw: "GAccess", ro: "GAccess", intra: bool) -> bool:
+        """Both accesses on 'then' sides of decisions that test one grid-wide unknown for
+        values that differ between them (see :attr:`lone_groups`)."""
+        gw = {(self.lone_groups[t[0]], t[0]) for t in rw.tags if t[1] is True and t[0] in self.lone_groups}
+        if not gw:
+            return False
+        for t in ro.tags:
+            key = self.lone_groups.get(t[0]) if t[1] is True else None
+            if key is None or key in self._bad_groups:
+                continue
+            for k, d in gw:
+                if k == key and (not intra or d != t[0]):
+                    return True
+        return False
 
     # ------------------------------------------------------------------ events
     def barrier(self, sim, node, m) -> None:
@@ -286,7 +324,8 @@ class GlobalLog:
         rec = GAccess(loc.node, var, write, atomic, idx, keys.astype(_INT), tokened, int(size),
                       m.must[idx].copy(), sim.epoch, self.gepoch, sim.wepoch[idx].copy(),
                       self.fence_ep[idx].copy(), tuple((r[0], r[1], r[2]) for r in sim.iter_stack),
-                      tuple(sim.tags), val, vtok, sim._solo, kind, sim._drawn)
+                      tuple(sim.tags), val, vtok, sim._solo, kind, sim._drawn,
+                      bool(p.volatile or (loc.elem is not None and loc.elem.is_volatile)))
         self.recs.setdefault(var, []).append(rec)
 
     # ------------------------------------------------------------------ tickets
@@ -463,6 +502,8 @@ class GlobalLog:
             return  # atomics do not race with atomics; a plain load against an atomic is left alone
         if ro.atomic and not rw.write:
             return
+        if rw.volatile and ro.volatile:
+            return  # PTX treats volatile accesses as relaxed system-scope ones: they do not race
         if intra and rw.solo is not None and rw.solo == ro.solo:
             return
         if rw.drawn is not None and rw.drawn == ro.drawn and rw.drawn not in self._reset:
@@ -472,6 +513,8 @@ class GlobalLog:
         if not intra and self.lone and any(t[1] is True and t[0] in self.lone and t in ro.tags
                                            for t in rw.tags):
             return  # both where only the block that drew one atomic ticket goes
+        if self.lone_groups and self._exclusive(rw, ro, intra):
+            return  # `chunk == last` in two blocks (or iterations) that test different chunks
         x, y = id(rw.node), id(ro.node)
         pk = ((x, y) if x <= y else (y, x)) + (intra,)
         if pk in self._done or not _tags_compatible(rw.tags, ro.tags):

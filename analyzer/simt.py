@@ -68,6 +68,7 @@ class Simt(SimtEval):
                  spaces: tuple = ("shared",)):
         self.kernel = kernel
         self._tickets: Optional[set] = None  # ticket_holders(kernel), when first needed
+        self._grid_uniform: Optional[set] = None  # grid_uniform_vars(kernel), when first needed
         self.ts = threads
         self.n = threads.n
         self.params = params
@@ -363,7 +364,8 @@ class Simt(SimtEval):
             # a block's atomic ticket shared after a barrier (`if (*flag == gridDim.x - 1)`):
             # one block at most draws that ticket and goes in
             lone = self.glog is not None and self._tests_ticket(s.cond)
-            self._decide(s.then, s.otherwise, m, fr, lone=lone)
+            group = self._one_block_equals(s.cond, fr, m) if self.glog is not None else None
+            self._decide(s.then, s.otherwise, m, fr, lone=lone, group=group)
             return
         mt = Mask(m.must & known & ct, m.may & (~known | ct), m.live & known & ct)
         me = Mask(m.must & known & ~ct, m.may & (~known | ~ct), m.live & known & ~ct)
@@ -449,6 +451,32 @@ class Simt(SimtEval):
             return counters.pop() + (k,)
         return None
 
+    def _one_block_equals(self, c: ir.Expr, fr: _Frame, m: Mask) -> Optional[tuple]:
+        """``chunk == last`` where ``chunk`` is known, one value per block, and ``last`` is
+        unknown but the same in the whole grid (made of parameters, constants and the launch's
+        shape: ``(n + 1023) / 1024 - 1``): only where ``last`` equals a block's value does that
+        block take the branch (the block that owns the last chunk of a grid-stride loop).
+        Returns (key of ``last``, block -> value), or None."""
+        while isinstance(c, ir.Cast) and c.implicit:
+            c = c.operand
+        if not isinstance(c, ir.BinOp) or c.op != "==":
+            return None
+        if self._grid_uniform is None:
+            self._grid_uniform = grid_uniform_vars(self.kernel)
+        act = m.may
+        for a, b in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
+            if not self._static(_pure, a) or not _grid_uniform_expr(b, self._grid_uniform):
+                continue
+            v = self.ev(a, m, fr)
+            if not isinstance(v, V) or v.is_float or not bool(np.all(v.k[act])):
+                continue
+            vals, blk = v.v[act], self.ts.blk[act]
+            per_block = {int(x): np.unique(vals[blk == x]) for x in np.unique(blk)}
+            if all(len(u) == 1 for u in per_block.values()):
+                key = (constprop.text(b), tuple(sorted({id(x.var) for x in b.walk() if isinstance(x, ir.VarRef)})))
+                return key, {x: int(u[0]) for x, u in per_block.items()}
+        return None
+
     def _selects_one_thread(self, c: ir.Expr, fr: Optional[_Frame] = None, m: Optional[Mask] = None) -> bool:
         """``threadIdx.x == v`` with ``v`` the same for the whole block (``buf_s[1]`` after a
         barrier) in a 1-D block: at most one thread takes the branch."""
@@ -512,16 +540,19 @@ class Simt(SimtEval):
             c.brk_must, c.brk_may, c.cont_must, c.cont_may = (x.copy() for x in t)
 
     def _decide(self, then: ir.Block, other: Optional[ir.Block], m: Mask, fr: _Frame,
-                lone: bool = False) -> None:
+                lone: bool = False, group: Optional[tuple] = None) -> None:
         """A block-uniform condition with an unknown value: explore both outcomes. ``lone``:
         at most one block of the grid takes the ``then`` side (it tests an atomic's ticket
-        for equality), so two blocks' accesses there are not paired."""
+        for equality), so two blocks' accesses there are not paired. ``group``: (key, block ->
+        value) of a ``value == last`` test (:meth:`_one_block_equals`)."""
         self._decisions += 1
         d = self._decisions
         env0 = dict(fr.env)
         masks0 = self._masks_of(fr)
         if lone:
             self.glog.lone.add(d)
+        if group is not None:
+            self.glog.lone_group(d, *group)
         self.tags.append((d, True))
         try:
             self.block(then, m, fr)
@@ -921,6 +952,46 @@ def ticket_definitions(fn: ir.Function) -> dict:
                 constprop.collect_writes(e, written)
                 spoiled |= written
     return {v: s for v, s in sites.items() if v not in spoiled}
+
+
+def grid_uniform_vars(fn: ir.Function) -> set:
+    """The variables of kernel ``fn`` that hold one value in the whole grid: its scalar
+    parameters that nothing assigns, and locals declared once from such values (constants,
+    those parameters, ``gridDim``/``blockDim``) and never assigned again."""
+    written: set = set()
+    decls: dict = {}
+    for st in ir.walk_stmt(fn.body) if fn.body is not None else ():
+        if isinstance(st, ir.DeclStmt):
+            decls[st.var] = decls.get(st.var, ()) + (st.init,)
+        for e in st.exprs():
+            for x in e.walk():
+                constprop.collect_writes(x, written)
+    out = {p for p in fn.params if p.type.kind == "scalar" and p not in written}
+    changed = True
+    while changed:
+        changed = False
+        for v, inits in decls.items():
+            if v in out or v in written or len(inits) != 1 or inits[0] is None:
+                continue
+            if _grid_uniform_expr(inits[0], out):
+                out.add(v)
+                changed = True
+    return out
+
+
+def _grid_uniform_expr(e: ir.Expr, uniform: set) -> bool:
+    for x in e.walk():
+        if isinstance(x, ir.VarRef):
+            if x.var not in uniform:
+                return False
+        elif isinstance(x, ir.Builtin):
+            if x.name not in ("gridDim", "blockDim", "warpSize"):
+                return False
+        elif not isinstance(x, (ir.Const, ir.BinOp, ir.UnaryOp, ir.Cast, ir.Ternary, ir.SizeOf)):
+            return False
+        elif isinstance(x, ir.UnaryOp) and x.op in ("pre++", "pre--", "post++", "post--", "*", "&"):
+            return False
+    return True
 
 
 def _pure(e: ir.Expr) -> bool:

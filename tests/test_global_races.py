@@ -479,3 +479,58 @@ def test_race_says_which_thread_dimension_the_index_ignores(tmp_path):
     int main() { int *f; flag<<<1, 256>>>(f); return 0; }
     """)
     assert msgs and not any("does not depend" in m for m in msgs), msgs
+
+
+def test_the_owner_of_the_last_chunk_writes_alone(tmp_path):
+    """A grid-stride loop over chunks where the block holding the last one writes a total
+    (HeCBench mpc's `if (chunk == chunksm1) compressed[0] = ...`): chunk takes 0, 264, ... in
+    block 0 and 1, 265, ... in block 1, so whatever n is, one (block, iteration) at most has
+    chunk == chunksm1. Not a race; the near misses stay races."""
+    src = """
+    int n_at_run_time();
+    __global__ void k(int n, long* c, const int* lim)
+    {
+        int chunksm1 = (n + 1023) / 1024 - 1;
+        for (int chunk = blockIdx.x; chunk <= chunksm1; chunk += gridDim.x) {
+            if (threadIdx.x == 1023) {
+                if (COND) c[0] = chunk;
+            }
+        }
+    }
+    int main() { long* c; int* l; k<<<264, 1024>>>(n_at_run_time(), c, l); return 0; }
+    """
+    _, races = sync_of(tmp_path, src.replace("COND", "chunk == chunksm1"))
+    assert races == []
+    # blocks 0 and 1 both test 0 (chunk / 2): when chunksm1 is 0 both write
+    _, races = sync_of(tmp_path, src.replace("COND", "chunk / 2 == chunksm1"))
+    assert [r.element for r in races] == ["c[0]"] and races[0].inter
+    # a bound read per block is not one value in the whole grid
+    _, races = sync_of(tmp_path, src.replace("COND", "chunk == lim[blockIdx.x]"))
+    assert [r.element for r in races] == ["c[0]"]
+
+
+def test_volatile_accesses_do_not_race(tmp_path):
+    """The chained scan's hand-off (HeCBench mpc): block b spins on goffset[b] until its
+    predecessor publishes, then publishes goffset[b + 1]; through a volatile pointer these are
+    relaxed system-scope accesses in the PTX memory model, which do not form data races. The
+    same code through a plain pointer races (block 0 writes goffset[1], block 1 reads it)."""
+    src = """
+    __global__ void k(QUAL int* goffset, int* out)
+    {
+        int bid = blockIdx.x;
+        int bid1 = (bid + 1 == (int)gridDim.x) ? 0 : bid + 1;
+        if (threadIdx.x == 0) {
+            int st = 0;
+            if (bid > 0) {
+                do { st = goffset[bid]; } while (st < 0);
+            }
+            goffset[bid1] = st + 1;
+            out[bid] = st;
+        }
+    }
+    int main() { int *g, *o; k<<<8, 32>>>(g, o); return 0; }
+    """
+    _, races = sync_of(tmp_path, src.replace("QUAL", "volatile"))
+    assert races == []
+    _, races = sync_of(tmp_path, src.replace("QUAL", ""))
+    assert races and all(r.var.name == "goffset" and r.inter for r in races)
