@@ -70,6 +70,9 @@ class Env(dict):
     def forget(self, var, reason: str) -> None:
         self.pop(var, None)
         self._drop_parts(var)
+        if getattr(var, "type", None) is not None and var.type.kind == "array":
+            for k in [k for k in self if isinstance(k, tuple) and k[0] is var]:
+                del self[k]  # its elements
         self.why[var] = reason
         self.ranges.pop(var, None)
 
@@ -161,6 +164,24 @@ def _math_name(name: str) -> Optional[str]:
     return None
 
 
+def element_key(e: ir.Expr, env: dict) -> Optional[tuple]:
+    """``(var, "[]", (i, j, ...))`` for ``var[i][j]...`` with every index known in ``env``: the
+    key under which the environment holds that element's value (host arrays of launch shapes,
+    ``dim3 grid[3][2]``)."""
+    idx = []
+    while isinstance(e, ir.Index):
+        i = _as_int(evaluate(e.index, env))
+        if i is None:
+            return None
+        idx.append(i)
+        e = e.base
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    if not isinstance(e, ir.VarRef) or e.var.type.kind != "array":
+        return None
+    return (e.var, "[]", tuple(reversed(idx)))
+
+
 def evaluate(e: Optional[ir.Expr], env: dict) -> Optional[Value]:
     """Evaluate ``e`` to an int, float or (x, y, z) tuple; None when not a known constant."""
     if e is None:
@@ -181,6 +202,9 @@ def _eval(e: ir.Expr, env: dict, depth: int) -> Optional[Value]:
         return e.value
     if isinstance(e, ir.VarRef):
         return env.get(e.var)
+    if isinstance(e, ir.Index):  # an element the host code stored (`grid[0][1] = dim3(...)`)
+        key = element_key(e, env)
+        return env.get(key) if key is not None else None
     if isinstance(e, ir.TemplateParam):  # bound where the environment says (cfg.constants)
         v = env.get(("template", e.name))
         return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None

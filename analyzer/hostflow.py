@@ -10,21 +10,28 @@ iterated to a fixed point so values flow through several levels of calls.
 """
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
 from typing import Callable, Optional
 
 from . import ir
 from .device_queries import ORIGIN_PREFIX
-from .constprop import Env, Record, _as_int, _binop, collect_writes, assigned_vars, evaluate, text, \
-    why_unknown, wrap
+from .constprop import Env, Record, _as_int, _binop, collect_writes, assigned_vars, element_key, evaluate, \
+    text, why_unknown, wrap
 
 _ROUNDS = 6
 
 
 class _Hooks:
-    def __init__(self, on_launch: Optional[Callable] = None, on_call: Optional[Callable] = None):
+    def __init__(self, on_launch: Optional[Callable] = None, on_call: Optional[Callable] = None,
+                 depth: int = 0):
         self.on_launch = on_launch
         self.on_call = on_call
+        self.depth = depth  # calls walked for their effects on file-scope variables
+
+
+# How deep the walk follows calls for what they store in file-scope variables.
+_EFFECT_DEPTH = 3
 
 
 def walk_function(fn: ir.Function, env: Env, on_launch, on_call=None) -> None:
@@ -235,6 +242,8 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
         _block(s, env, h)
     elif isinstance(s, ir.DeclStmt):
         _visit(s, env, h)
+        if s.init is not None:
+            _call_effects(s.init, env, h, line)
         v = evaluate(s.init, env) if s.init is not None else None
         if v is None and s.init is None and s.var.type.spelling.endswith("dim3"):
             v = (1, 1, 1)
@@ -248,6 +257,7 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
             _call_writes(s.init, env, line, exclude=s.var)
     elif isinstance(s, ir.ExprStmt):
         _visit(s, env, h)
+        _call_effects(s.expr, env, h, line)
         _assign(s.expr, env, line)
     elif isinstance(s, ir.If):
         _visit(s, env, h)
@@ -261,7 +271,7 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
         for i in s.init:
             _stmt(i, env, h)
         before = env.copy()
-        written = assigned_vars(s.body)
+        written = _written(s.body)
         if s.step is not None:
             out: set = set()
             for x in s.step.walk():
@@ -285,7 +295,7 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
         _block(s.body, inner, h)
     elif isinstance(s, ir.Switch):
         _visit(s, env, h)
-        written = assigned_vars(s.body)
+        written = _written(s.body)
         for v in written:
             env.forget(v, f"`{v.name}` is assigned in the switch at line {line}")
         _block(s.body, env.copy(), h)
@@ -348,7 +358,85 @@ def _counted_range(loop: ir.Loop, before: Env, env: Env, written: set) -> Option
     return var, first, v, f" times {mul}"
 
 
+def _global_writes(fn: ir.Function, seen: Optional[set] = None) -> frozenset:
+    """File-scope variables that ``fn`` or a function it calls (with a body) assigns."""
+    hit = _GLOBAL_WRITES.get(fn)
+    if hit is not None:
+        return hit
+    seen = set() if seen is None else seen
+    if fn in seen or fn.body is None:
+        return frozenset()
+    seen.add(fn)
+    out = {v for v in assigned_vars(fn.body) if v.file_scope}
+    for e in ir.stmt_exprs(fn.body):
+        for x in e.walk():
+            if isinstance(x, ir.Call) and x.function is not None and not x.function.is_kernel:
+                out |= _global_writes(x.function, seen)
+    res = frozenset(out)
+    _GLOBAL_WRITES[fn] = res
+    return res
+
+
+_GLOBAL_WRITES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _written(s: ir.Stmt) -> set:
+    """Variables ``s`` may change: what it assigns, and the file-scope variables its calls do."""
+    out = set(assigned_vars(s))
+    for e in ir.stmt_exprs(s):
+        for x in e.walk():
+            if isinstance(x, ir.Call) and x.function is not None and not x.function.is_kernel:
+                out |= _global_writes(x.function)
+    return out
+
+
+def _is_global_key(k) -> bool:
+    v = k[0] if isinstance(k, tuple) else k
+    return isinstance(v, ir.Variable) and v.file_scope
+
+
+def _call_effects(e: ir.Expr, env: Env, h: _Hooks, line: int) -> None:
+    """What the calls in ``e`` store in file-scope variables (``setParameters();`` filling
+    ``dim3 grid[3][2]`` before the launches): each such call's body is walked with its
+    parameters bound from the call and the file-scope values of ``env``, and what it stored
+    comes back; past ``_EFFECT_DEPTH`` nested calls those variables become unknown."""
+    for x in e.walk():
+        fn = x.function if isinstance(x, ir.Call) else None
+        if fn is None or fn.is_kernel or fn.body is None:
+            continue
+        writes = _global_writes(fn)
+        if not writes:
+            continue
+        if h.depth >= _EFFECT_DEPTH:
+            for v in writes:
+                env.forget(v, f"`{v.name}` is assigned in `{fn.name}`, called at line {line}")
+            continue
+        fenv = _bind_call(fn, x, env, Env(device=env.device))
+        for k, v in env.items():
+            if _is_global_key(k):
+                fenv[k] = v
+        for k, why in env.why.items():
+            if _is_global_key(k) and k not in fenv.why:
+                fenv.why[k] = why
+        _block(fn.body, fenv, _Hooks(None, None, h.depth + 1))
+        for v in writes:
+            env.forget(v, fenv.why.get(v) or f"`{v.name}` is assigned in `{fn.name}`, called at line {line}")
+        for k, v in fenv.items():
+            if _is_global_key(k) and (k[0] if isinstance(k, tuple) else k) in writes:
+                env[k] = v
+                if not isinstance(k, tuple):
+                    env.why.pop(k, None)
+
+
 def _assign(e: ir.Expr, env: Env, line: int) -> None:
+    if isinstance(e, ir.Assign) and e.op == "=" and isinstance(e.target, ir.Index):
+        key = element_key(e.target, env)
+        if key is not None:  # `grid[0][1] = dim3(mx / 4, mz, 1)`
+            v = evaluate(e.value, env)
+            env.pop(key, None)
+            if v is not None:
+                env[key] = wrap(v, e.target.type) if not isinstance(v, tuple) else v
+            return
     if isinstance(e, ir.Assign) and isinstance(e.target, ir.VarRef):
         var = e.target.var
         if e.op == "=":
@@ -489,7 +577,7 @@ def _if(s: ir.If, env: Env, h: _Hooks) -> None:
         inner = env.copy()
         if b is not None:
             _block(b, inner, h)
-            written |= assigned_vars(b)
+            written |= _written(b)
         outs.append(inner)
     cond = text(s.cond)
     for v in written:

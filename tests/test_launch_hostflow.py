@@ -262,3 +262,53 @@ def test_device_queries_without_an_sm_count_stay_unknown(tmp_path):
     assert sites[0].grid is None and sites[1].grid is None
     assert sites[1].block == (256, 1, 1)
     assert any("the SM count of the GPU is not known (give --device)" in u for u in sites[1].unknown)
+
+
+FILE_SCOPE = r"""
+#include <cstdlib>
+const int mx = 64, my = 64, mz = 64, sPencils = 4, lPencils = 32;
+dim3 grid[3][2], block[3][2];
+int threads;
+__global__ void k(float *f) { f[threadIdx.x] = 0.f; }
+void setThreads(int t) { threads = t; }
+void setParameters() {
+  grid[0][0] = dim3(my / sPencils, mz, 1);
+  block[0][0] = dim3(mx, sPencils, 1);
+  grid[1][1] = dim3(mx / lPencils, mz, 1);
+  block[1][1] = dim3(lPencils, my * sPencils / lPencils, 1);
+  setThreads(128);
+}
+void maybe(int argc) { if (argc > 1) threads = atoi("7"); }
+int main(int argc, char **argv) {
+  float *f;
+  setParameters();
+  k<<<grid[0][0], block[0][0]>>>(f);
+  k<<<grid[1][1], block[1][1]>>>(f);
+  k<<<1, threads>>>(f);
+  for (int i = 0; i < 3; i++) setThreads(i + 1);
+  k<<<1, threads>>>(f);
+  setThreads(256);
+  maybe(argc);
+  k<<<1, threads>>>(f);
+  return 0;
+}
+"""
+
+
+def test_file_scope_launch_shapes_set_by_a_called_function(tmp_path):
+    """The NVIDIA blog's finite-difference code fills file-scope `dim3 grid[3][2], block[3][2]`
+    in setDerivativeParameters() and launches with grid[0][0], block[0][0] in main: what a
+    called function stores in file-scope variables comes back to the caller (through one more
+    call too); a call in a loop or a store under an unknown condition leaves them unknown."""
+    p = tmp_path / "fs.cu"
+    p.write_text(FILE_SCOPE)
+    opts = AnalysisOptions(use_ptxas=False)
+    fa = FileAnalysis(path=str(p), options=opts)
+    tu = lower(str(p), FILE_SCOPE, opts, fa)
+    resolve_launch_sites(tu)
+    s = sorted(tu.launches, key=lambda x: x.range.line)
+    assert (s[0].grid, s[0].block) == ((16, 64, 1), (64, 4, 1))   # 64/4, 64; 64, 4
+    assert (s[1].grid, s[1].block) == ((2, 64, 1), (32, 8, 1))    # 64/32, 64; 32, 64*4/32
+    assert s[2].block == (128, 1, 1)                               # setThreads(128) inside
+    assert s[3].block is None and any("changes in the loop" in u for u in s[3].unknown), s[3].unknown
+    assert s[4].block is None and any("argc > 1" in u for u in s[4].unknown), s[4].unknown
