@@ -67,8 +67,13 @@ class Env(dict):
                     out |= self.origin.get((x.base.var, x.member), set())
         return out
 
+    def cells(self) -> list:
+        """``("cell", p)`` keys: pointer parameters standing for a caller's variable."""
+        return [k for k in self if isinstance(k, tuple) and k and k[0] == "cell"]
+
     def forget(self, var, reason: str) -> None:
         self.pop(var, None)
+        self.pop(("cell", var), None)
         self._drop_parts(var)
         if getattr(var, "type", None) is not None and var.type.kind == "array":
             for k in [k for k in self if isinstance(k, tuple) and k[0] is var]:
@@ -204,6 +209,9 @@ def _eval(e: ir.Expr, env: dict, depth: int) -> Optional[Value]:
         return env.get(e.var)
     if isinstance(e, ir.Index):  # an element the host code stored (`grid[0][1] = dim3(...)`)
         key = element_key(e, env)
+        if key is None and isinstance(e.base, ir.VarRef) and ("cell", e.base.var) in env and \
+                _as_int(_eval(e.index, env, d)) == 0:
+            return env.get(("cell", e.base.var))  # p[0], p standing for a caller's variable
         return env.get(key) if key is not None else None
     if isinstance(e, ir.TemplateParam):  # bound where the environment says (cfg.constants)
         v = env.get(("template", e.name))
@@ -215,6 +223,9 @@ def _eval(e: ir.Expr, env: dict, depth: int) -> Optional[Value]:
         if e.type.kind == "scalar" and isinstance(v, float) and not e.type.is_float:
             v = int(v)  # float -> integer truncates toward zero
         return wrap(v, e.type)
+    if isinstance(e, ir.UnaryOp) and e.op == "*" and isinstance(e.operand, ir.VarRef) and \
+            ("cell", e.operand.var) in env:
+        return env.get(("cell", e.operand.var))  # *p, p standing for a caller's variable
     if isinstance(e, ir.UnaryOp):
         v = _eval(e.operand, env, d)
         if v is None or isinstance(v, tuple):

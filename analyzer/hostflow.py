@@ -242,8 +242,7 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
         _block(s, env, h)
     elif isinstance(s, ir.DeclStmt):
         _visit(s, env, h)
-        if s.init is not None:
-            _call_effects(s.init, env, h, line)
+        effects = _call_effects(s.init, env, h, line) if s.init is not None else []
         v = evaluate(s.init, env) if s.init is not None else None
         if v is None and s.init is None and s.var.type.spelling.endswith("dim3"):
             v = (1, 1, 1)
@@ -255,10 +254,12 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
             env.forget(s.var, _unknown_because(s.init, env, line))
         if s.init is not None:  # `cudaError_t e = cudaMemcpy(&n, ...)` writes n
             _call_writes(s.init, env, line, exclude=s.var)
+        _apply(effects, env)
     elif isinstance(s, ir.ExprStmt):
         _visit(s, env, h)
-        _call_effects(s.expr, env, h, line)
+        effects = _call_effects(s.expr, env, h, line)
         _assign(s.expr, env, line)
+        _apply(effects, env)
     elif isinstance(s, ir.If):
         _visit(s, env, h)
         _if(s, env, h)
@@ -381,12 +382,20 @@ _GLOBAL_WRITES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _written(s: ir.Stmt) -> set:
-    """Variables ``s`` may change: what it assigns, and the file-scope variables its calls do."""
+    """Variables ``s`` may change: what it assigns (pointers written through included), and the
+    file-scope variables its calls do."""
     out = set(assigned_vars(s))
     for e in ir.stmt_exprs(s):
         for x in e.walk():
             if isinstance(x, ir.Call) and x.function is not None and not x.function.is_kernel:
                 out |= _global_writes(x.function)
+            elif isinstance(x, ir.Assign):
+                t = x.target
+                while isinstance(t, (ir.Cast, ir.Index, ir.Member)) or \
+                        (isinstance(t, ir.UnaryOp) and t.op == "*"):
+                    t = t.operand if isinstance(t, (ir.Cast, ir.UnaryOp)) else t.base
+                if isinstance(t, ir.VarRef):
+                    out.add(t.var)
     return out
 
 
@@ -395,40 +404,117 @@ def _is_global_key(k) -> bool:
     return isinstance(v, ir.Variable) and v.file_scope
 
 
-def _call_effects(e: ir.Expr, env: Env, h: _Hooks, line: int) -> None:
+def _out_params(fn: ir.Function, c: ir.Call) -> list:
+    """(parameter, caller's variable) for the arguments ``c`` passes by reference (``int
+    &blocks`` given ``blocks``) or by address (``unsigned *grid`` given ``&grid``) to a
+    parameter ``fn`` writes: ``getNumBlocksAndThreads(n, ..., blocks, threads)``."""
+    out = []
+    written = None
+    for i, p in enumerate(fn.params):
+        a = c.args[i] if i < len(c.args) else None
+        while isinstance(a, ir.Cast):
+            a = a.operand
+        if a is None:
+            continue
+        if p.is_reference and not p.type.is_const and isinstance(a, ir.VarRef):
+            var = a.var
+        elif p.type.is_pointer and isinstance(a, ir.UnaryOp) and a.op == "&" and \
+                isinstance(a.operand, ir.VarRef) and a.operand.var.type.kind in ("scalar", "record"):
+            var = a.operand.var
+        else:
+            continue
+        if written is None:
+            written = _written(fn.body)
+        if p in written:
+            out.append((p, var))
+    return out
+
+
+def _call_effects(e: ir.Expr, env: Env, h: _Hooks, line: int) -> list:
     """What the calls in ``e`` store in file-scope variables (``setParameters();`` filling
-    ``dim3 grid[3][2]`` before the launches): each such call's body is walked with its
-    parameters bound from the call and the file-scope values of ``env``, and what it stored
-    comes back; past ``_EFFECT_DEPTH`` nested calls those variables become unknown."""
+    ``dim3 grid[3][2]`` before the launches) and through reference or pointer arguments: each
+    such call's body is walked with its parameters bound from the call and the file-scope
+    values of ``env``. Returns the updates, for :func:`_apply` once the statement itself has
+    been walked; past ``_EFFECT_DEPTH`` nested calls the variables become unknown."""
+    updates: list = []
     for x in e.walk():
         fn = x.function if isinstance(x, ir.Call) else None
         if fn is None or fn.is_kernel or fn.body is None:
             continue
         writes = _global_writes(fn)
-        if not writes:
+        outs = _out_params(fn, x)
+        if not writes and not outs:
             continue
+        why = f"assigned in `{fn.name}`, called at line {line}"
         if h.depth >= _EFFECT_DEPTH:
-            for v in writes:
-                env.forget(v, f"`{v.name}` is assigned in `{fn.name}`, called at line {line}")
+            updates += [(v, None, f"`{v.name}` is {why}") for v in writes]
+            updates += [(v, None, f"`{v.name}` is {why}") for _, v in outs]
             continue
         fenv = _bind_call(fn, x, env, Env(device=env.device))
         for k, v in env.items():
             if _is_global_key(k):
                 fenv[k] = v
-        for k, why in env.why.items():
+        for k, r in env.why.items():
             if _is_global_key(k) and k not in fenv.why:
-                fenv.why[k] = why
+                fenv.why[k] = r
+        for p, var in outs:
+            if p.type.is_pointer:  # `*p` / `p[0]` is the caller's variable (None: no value yet)
+                fenv[("cell", p)] = env.get(var)
         _block(fn.body, fenv, _Hooks(None, None, h.depth + 1))
         for v in writes:
-            env.forget(v, fenv.why.get(v) or f"`{v.name}` is assigned in `{fn.name}`, called at line {line}")
-        for k, v in fenv.items():
-            if _is_global_key(k) and (k[0] if isinstance(k, tuple) else k) in writes:
-                env[k] = v
-                if not isinstance(k, tuple):
-                    env.why.pop(k, None)
+            updates.append((v, None, fenv.why.get(v) or f"`{v.name}` is {why}"))
+            for k, val in fenv.items():
+                if _is_global_key(k) and (k[0] if isinstance(k, tuple) else k) is v:
+                    updates.append((k, val, None))
+        for p, var in outs:
+            val = fenv.get(("cell", p)) if p.type.is_pointer else fenv.get(p)
+            inner = fenv.why.get(p)
+            reason = (f"`{var.name}` is set by `{fn.name}()` at line {line}: {inner}" if inner
+                      else f"`{var.name}` is {why}")
+            updates.append((var, val, reason))
+    return updates
+
+
+def _apply(updates: list, env: Env) -> None:
+    for k, val, why in updates:
+        if isinstance(k, tuple):  # an element
+            if val is None:
+                env.pop(k, None)
+            else:
+                env[k] = val
+        elif val is None:
+            env.forget(k, why)
+        else:
+            env.set(k, val, keep_parts=isinstance(val, tuple))
+            env.origin.pop(k, None)
+
+
+def _cell(t: ir.Expr, env: Env):
+    """``("cell", p)`` where ``t`` is ``*p`` or ``p[0]`` and ``p`` stands for a caller's variable."""
+    while isinstance(t, ir.Cast):
+        t = t.operand
+    if isinstance(t, ir.UnaryOp) and t.op == "*":
+        t = t.operand
+    elif isinstance(t, ir.Index) and evaluate(t.index, env) == 0:
+        t = t.base
+    else:
+        return None
+    while isinstance(t, ir.Cast):
+        t = t.operand
+    if isinstance(t, ir.VarRef) and t.var.type.is_pointer and any(
+            isinstance(k, tuple) and k[0] == "cell" and k[1] is t.var for k in env.cells()):
+        return ("cell", t.var)
+    return None
 
 
 def _assign(e: ir.Expr, env: Env, line: int) -> None:
+    if isinstance(e, ir.Assign) and e.op == "=" and env.cells() and _cell(e.target, env) is not None:
+        key = _cell(e.target, env)
+        v = evaluate(e.value, env)
+        env.pop(key, None)
+        if v is not None:
+            env[key] = v
+        return
     if isinstance(e, ir.Assign) and e.op == "=" and isinstance(e.target, ir.Index):
         key = element_key(e.target, env)
         if key is not None:  # `grid[0][1] = dim3(mx / 4, mz, 1)`
@@ -580,6 +666,12 @@ def _if(s: ir.If, env: Env, h: _Hooks) -> None:
             written |= _written(b)
         outs.append(inner)
     cond = text(s.cond)
+    for k in {k for o in (env, *outs) for k in o if _slot_key(k)}:  # elements and cells
+        vals = [o.get(k) for o in outs]
+        if vals[0] is not None and all(x == vals[0] for x in vals):
+            env[k] = vals[0]
+        else:
+            env.pop(k, None)
     for v in written:
         vals = [o.get(v) for o in outs]
         if vals[0] is not None and all(x == vals[0] for x in vals):
@@ -594,6 +686,11 @@ def _if(s: ir.If, env: Env, h: _Hooks) -> None:
         else:
             env.forget(v, f"`{v.name}` is assigned under the condition `{cond}` at line "
                           f"{s.range.line}, which is not known statically")
+
+
+def _slot_key(k) -> bool:
+    """An array element ``(var, "[]", idx)`` or a cell ``("cell", p)`` of the environment."""
+    return isinstance(k, tuple) and ((len(k) == 3 and k[1] == "[]") or (len(k) == 2 and k[0] == "cell"))
 
 
 def _show(v) -> str:

@@ -312,3 +312,66 @@ def test_file_scope_launch_shapes_set_by_a_called_function(tmp_path):
     assert s[2].block == (128, 1, 1)                               # setThreads(128) inside
     assert s[3].block is None and any("changes in the loop" in u for u in s[3].unknown), s[3].unknown
     assert s[4].block is None and any("argc > 1" in u for u in s[4].unknown), s[4].unknown
+
+
+OUT_PARAMS = r"""
+#include <cstdlib>
+__global__ void k(float *f) { f[threadIdx.x] = 0.f; }
+unsigned int nextPow2(unsigned int x) { --x; x |= x >> 1; x |= x >> 2; x |= x >> 4; x |= x >> 8; x |= x >> 16; return ++x; }
+void getNumBlocksAndThreads(int n, int maxBlocks, int maxThreads, int &blocks, int &threads) {
+  if (n == 1) { threads = 1; blocks = 1; }
+  else {
+    threads = (n < maxThreads * 2) ? nextPow2((n + 1) / 2) : maxThreads;
+    blocks = (n + (threads * 2 - 1)) / (threads * 2);
+  }
+  blocks = blocks < maxBlocks ? blocks : maxBlocks;
+}
+void compute_active_thread(unsigned int *thread, unsigned int *grid, int task, int pad, int sm) {
+  int _thread, _grid;
+  if (task * pad > sm * 1536) { _thread = 192; _grid = (task * pad + _thread - 1) / _thread; }
+  else { _thread = pad; _grid = task; }
+  thread[0] = _thread;
+  *grid = _grid;
+}
+int main(int argc, char **argv) {
+  float *f;
+  int blocks = 0, threads = 0;
+  getNumBlocksAndThreads(1 << 20, 64, 256, blocks, threads);
+  k<<<blocks, threads>>>(f);
+  getNumBlocksAndThreads(1000, 64, 256, blocks, threads);
+  k<<<blocks, threads>>>(f);
+  getNumBlocksAndThreads(atoi(argv[1]), 64, 256, blocks, threads);
+  k<<<blocks, threads>>>(f);
+  unsigned int grid, block;
+  compute_active_thread(&block, &grid, 4096, 32, 132);
+  k<<<grid, block>>>(f);
+  compute_active_thread(&block, &grid, 65536, 32, 132);
+  k<<<grid, block>>>(f);
+  return 0;
+}
+"""
+
+
+def test_launch_shapes_returned_through_reference_and_pointer_arguments(tmp_path):
+    """cuda-samples' getNumBlocksAndThreads(n, maxBlocks, maxThreads, blocks, threads) writes the
+    launch shape through `int &` parameters; Parboil spmv's compute_active_thread(&block, &grid,
+    ...) through pointers (`thread[0] = ...`, `*grid = ...`). The values come back; an input
+    known only at run time leaves them unknown, and says why."""
+    p = tmp_path / "out.cu"
+    p.write_text(OUT_PARAMS)
+    opts = AnalysisOptions(use_ptxas=False)
+    fa = FileAnalysis(path=str(p), options=opts)
+    tu = lower(str(p), OUT_PARAMS, opts, fa)
+    resolve_launch_sites(tu)
+    s = sorted(tu.launches, key=lambda x: x.range.line)
+    # n = 2^20 >= 512: 256 threads, (2^20 + 511) / 512 = 2048 blocks, capped at 64
+    assert (s[0].grid, s[0].block) == ((64, 1, 1), (256, 1, 1))
+    # n = 1000 < 512? no, 1000 >= 512: 256 threads, (1000 + 511) / 512 = 2 blocks
+    assert (s[1].grid, s[1].block) == ((2, 1, 1), (256, 1, 1))
+    assert s[2].grid is None and s[2].block is None
+    assert any("set by `getNumBlocksAndThreads()` at line 27" in u and "`n == 1`" in u
+               for u in s[2].unknown), s[2].unknown
+    # 4096 * 32 <= 132 * 1536: one warp per block, 4096 blocks; 65536 * 32 > 202752: 192 threads,
+    # (2097152 + 191) / 192 = 10923 blocks
+    assert (s[3].grid, s[3].block) == ((4096, 1, 1), (32, 1, 1))
+    assert (s[4].grid, s[4].block) == ((10923, 1, 1), (192, 1, 1))
