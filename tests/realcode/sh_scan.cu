@@ -1,0 +1,349 @@
+// Distilled from SHOC src/cuda/level1/scan/scan_kernel.h and Scan.cu: the three kernels of one scan
+// pass, reduce<float, 256> (each block sums its contiguous region of the input), scan_single_block
+// (one block scans the per-block sums in shared memory) and bottom_scan<float, float4, 256> (each
+// block rescans its region four floats per thread through the shared-memory scanLocalMem, seeded
+// with its block sum). Kernels and device functions unchanged (the double SharedMem
+// specialisation is left out). Host: SHOC's size class 2 (8 MiB = 2M floats, fill i % 2 as the
+// original), num_threads 256, smem_size and the launches as Scan.cu writes them; num_blocks
+// raised from 64 to 256 so the GPU is full (scan_single_block then scans 256 sums with its 256
+// threads, so every sum is still covered); one launch each instead of the timing loop.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+template <class T>
+class SharedMem
+{
+    public:
+      __device__ inline T* getPointer()
+      {
+          extern __shared__ T s[];
+          return s;
+      };
+};
+
+template <>
+class SharedMem <float>
+{
+    public:
+      __device__ inline float* getPointer()
+      {
+          extern __shared__ float s_float[];
+          return s_float;
+      }
+};
+
+template <class T, int blockSize>
+__global__ void
+reduce(const T* __restrict__ g_idata, T* __restrict__ g_odata,
+       int n)
+{
+
+    // First, calculate the bounds of the region of the array
+    // that this block will sum.  We need these regions to match
+    // perfectly with those in the bottom-level scan, so we index
+    // as if vector types of length 4 were in use.  This prevents
+    // errors due to slightly misaligned regions.
+    int region_size = ((n / 4) / gridDim.x) * 4;
+    int block_start = blockIdx.x * region_size;
+
+    // Give the last block any extra elements
+    int block_stop  = (blockIdx.x == gridDim.x - 1) ?
+        n : block_start + region_size;
+
+    // Calculate starting index for this thread
+    int tid = threadIdx.x;
+    int i = block_start + tid;
+
+    // Shared memory will be used for intrablock summation
+    // NB: CC's < 1.3 seem incompatible with the templated dynamic
+    // shared memory workaround.
+    // Inspection with cuda-gdb shows sdata as a pointer to *global*
+    // memory and incorrect results are obtained.  This explicit macro
+    // works around this issue. Further, it is acceptable to specify
+    // float, since CC's < 1.3 do not support double precision.
+#if __CUDA_ARCH__ <= 130
+    extern volatile __shared__ float sdata[];
+#else
+    SharedMem<T> shared;
+    volatile T* sdata = shared.getPointer();
+#endif
+    // This thread's sum
+    T sum = 0.0f;
+
+    // Reduce multiple elements per thread
+    while (i < block_stop)
+    {
+        sum += g_idata[i];
+        i += blockSize;
+    }
+    // Load this thread's sum into shared memory
+    sdata[tid] = sum;
+    __syncthreads();
+
+    // Reduce the contents of shared memory
+    // NB: This is an unrolled loop, and assumes warp-syncrhonous
+    // execution.
+    if (blockSize >= 512)
+    {
+        if (tid < 256)
+        {
+            sdata[tid] += sdata[tid + 256];
+        }
+        __syncthreads();
+    }
+    if (blockSize >= 256)
+    {
+        if (tid < 128)
+        {
+            sdata[tid] += sdata[tid + 128];
+        }
+        __syncthreads();
+    }
+    if (blockSize >= 128)
+    {
+        if (tid < 64)  { sdata[tid] += sdata[tid + 64]; }  __syncthreads();
+    }
+    if (tid < warpSize)
+    {
+        // NB2: This section would also need __sync calls if warp
+        // synchronous execution were not assumed
+        if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
+        if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
+        if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
+        if (blockSize >= 8)  sdata[tid] += sdata[tid + 4];
+        if (blockSize >= 4)  sdata[tid] += sdata[tid + 2];
+        if (blockSize >= 2)  sdata[tid] += sdata[tid + 1];
+    }
+
+    // Write result for this block to global memory
+    if (tid == 0)
+    {
+        g_odata[blockIdx.x] = sdata[0];
+    }
+}
+
+
+template <class T, int blockSize>
+__device__ T scanLocalMem(const T val, volatile T* s_data)
+{
+    // Set first half of local memory to zero to make room for scanning
+    int idx = threadIdx.x;
+    s_data[idx] = 0.0f;
+
+    // Set second half to block sums from global memory, but don't go out
+    // of bounds
+    idx += blockSize;
+    s_data[idx] = val;
+    __syncthreads();
+
+    // Now, perform Kogge-Stone scan
+    T t;
+    t = s_data[idx -  1];  __syncthreads();
+    s_data[idx] += t;      __syncthreads();
+
+    t = s_data[idx -  2];  __syncthreads();
+    s_data[idx] += t;      __syncthreads();
+
+    t = s_data[idx -  4];  __syncthreads();
+    s_data[idx] += t;      __syncthreads();
+
+    t = s_data[idx -  8];  __syncthreads();
+    s_data[idx] += t;      __syncthreads();
+
+    t = s_data[idx -  16]; __syncthreads();
+    s_data[idx] += t;      __syncthreads();
+
+    if (blockSize > 32)
+    {
+        t = s_data[idx -  32];  __syncthreads();
+        s_data[idx] += t;       __syncthreads();
+    }
+    if (blockSize > 64)
+    {
+        t = s_data[idx -  64];  __syncthreads();
+        s_data[idx] += t;       __syncthreads();
+    }
+    if (blockSize > 128)
+    {
+        t = s_data[idx -  128]; __syncthreads();
+        s_data[idx] += t;       __syncthreads();
+    }
+    if (blockSize > 256)
+    {
+        t = s_data[idx -  256]; __syncthreads();
+        s_data[idx] += t;       __syncthreads();
+    }
+    if (blockSize > 512)
+    {
+        t = s_data[idx -  512]; __syncthreads();
+        s_data[idx] += t;       __syncthreads();
+    }
+
+    return s_data[idx-1]; // exclusive
+}
+
+template <class T, int blockSize>
+__global__ void scan_single_block(T* __restrict__ g_block_sums, const int n)
+{
+    // Shared memory will be used for intrablock scanning
+    // NB: CC's < 1.3 seem incompatible with the templated dynamic
+    // shared memory workaround.
+    // Inspection with cuda-gdb shows sdata as a pointer to *global*
+    // memory and incorrect results are obtained.  This explicit macro
+    // works around this issue. Further, it is acceptable to specify
+    // float, since CC's < 1.3 do not support double precision.
+
+#if __CUDA_ARCH__ <= 130
+    extern volatile __shared__ float s_data[];
+#else
+    SharedMem<T> shared;
+    volatile T* s_data = shared.getPointer();
+#endif
+
+    T val = (threadIdx.x < n) ? g_block_sums[threadIdx.x] : 0.0f;
+
+    val = scanLocalMem<T, blockSize>(val, (volatile T*) s_data);
+
+    // Write out to global memory
+    if (threadIdx.x < n)
+    {
+        g_block_sums[threadIdx.x] = val;
+    }
+}
+
+template <class T, class vecT, int blockSize>
+__global__ void
+bottom_scan(const T* __restrict__ g_idata,
+                  T* __restrict__ g_odata,
+            const T* __restrict__ g_block_sums,
+            int n)
+{
+    // Shared memory will be used for intrablock summation
+    // NB: CC's < 1.3 seem incompatible with the templated dynamic
+    // shared memory workaround.
+    // Inspection with cuda-gdb shows sdata as a pointer to *global*
+    // memory and incorrect results are obtained.  This explicit macro
+    // works around this issue. Further, it is acceptable to specify
+    // float, since CC's < 1.3 do not support double precision.
+#if __CUDA_ARCH__ <= 130
+    extern volatile __shared__ float sdata[];
+#else
+    SharedMem<T> shared;
+    volatile T* sdata = shared.getPointer();
+#endif
+
+    __shared__ T s_seed;
+
+    // Prepare for reading 4-element vectors
+    // Assume n is divisible by 4
+    vecT *g_idata4 = (vecT*)g_idata;
+    vecT *g_odata4 = (vecT*)g_odata;
+    n /= 4; //vecT is four wide
+
+    // Calculate the bounds of the region of the array
+    // that this block will scan
+    int region_size = n / gridDim.x;
+    int block_start = blockIdx.x * region_size;
+    int block_stop  = (blockIdx.x == gridDim.x - 1) ? n : block_start + region_size;
+
+    // Calculate initial starting point for this thread
+    int i = block_start + threadIdx.x;
+    int window = block_start;
+
+    // Seed the bottom scan with the results from the top scan (i.e. load the per
+    // block sums from the previous kernel)
+    if (threadIdx.x == 0)
+      s_seed = g_block_sums[blockIdx.x];
+
+    __syncthreads();
+
+    // Scan multiple elements per thread
+    while (window < block_stop)
+    {
+        vecT val_4;
+        if (i < block_stop) // Make sure we don't read out of bounds
+        {
+            val_4 = g_idata4[i];
+        }
+        else
+        {
+            val_4.x = 0.0f;
+            val_4.y = 0.0f;
+            val_4.z = 0.0f;
+            val_4.w = 0.0f;
+        }
+
+        // Serial scan in registers
+        val_4.y += val_4.x;
+        val_4.z += val_4.y;
+        val_4.w += val_4.z;
+
+        // ExScan sums in shared memory
+        T res = scanLocalMem<T, blockSize>(val_4.w, (volatile T*) sdata);
+
+        // Update and write out to global memory
+        val_4.x += res + s_seed;
+        val_4.y += res + s_seed;
+        val_4.z += res + s_seed;
+        val_4.w += res + s_seed;
+
+        // Make sure we don't write out of bounds
+        if (i < block_stop)         {
+            g_odata4[i] = val_4;
+        }
+
+        __syncthreads();
+        // Next seed will be the last value
+        if (threadIdx.x == blockSize-1) s_seed = val_4.w;
+
+        // Advance window
+        window += blockSize;
+        i += blockSize;
+    }
+}
+
+
+int main()
+{
+    typedef float T;
+    typedef float4 vecT;
+    int size = 8;
+    // Convert to MiB
+    size = (size * 1024 * 1024) / sizeof(T);
+    unsigned int bytes = size * sizeof(T);
+    T* h_idata = (T *)malloc(bytes);
+    for (int i = 0; i < size; i++)
+    {
+        h_idata[i] = i % 2; // Fill with some pattern
+    }
+
+    // Thread configuration
+    // Note: changing this may require updating the kernel calls below
+    int num_blocks  = 256;
+    int num_threads = 256;
+    int smem_size = sizeof(T) * num_threads;
+
+    T* d_idata, *d_odata, *d_block_sums;
+    cudaMalloc((void**) &d_idata, bytes);
+    cudaMalloc((void**) &d_odata, bytes);
+    cudaMalloc((void**) &d_block_sums, num_blocks * sizeof(T));
+    cudaMemcpy(d_idata, h_idata, bytes, cudaMemcpyHostToDevice);
+
+    reduce<T, 256><<<num_blocks, num_threads, smem_size>>>
+        (d_idata, d_block_sums, size);
+    cudaDeviceSynchronize();
+    scan_single_block<T, 256><<<1, num_threads, smem_size*2>>>
+        (d_block_sums, num_blocks);
+    cudaDeviceSynchronize();
+    bottom_scan<T, vecT, 256><<<num_blocks, num_threads, 2*smem_size>>>
+        (d_idata, d_odata, d_block_sums, size);
+    cudaDeviceSynchronize();
+
+    T r;
+    cudaMemcpy(&r, d_odata + size - 1, sizeof(T), cudaMemcpyDeviceToHost);
+    printf("odata[last] = %f\n", r);
+    free(h_idata);
+    cudaFree(d_idata); cudaFree(d_odata); cudaFree(d_block_sums);
+    return 0;
+}
