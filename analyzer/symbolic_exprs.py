@@ -46,6 +46,22 @@ class _MemLoc:
     notes: list = field(default_factory=list)
 
 
+def _local_scalar(p: "Pointer", extra, t: ir.CType) -> Optional["_VarLoc"]:
+    """``*p`` / ``p[0]`` where ``p = &v`` and ``v`` is a thread's own scalar variable (a
+    register): ``v`` itself (``LCG_random_double(&seed)`` reading and updating ``*seed``), not a
+    memory location whose address is the same for every lane."""
+    v = p.base
+    if p.space != "local" or v is None or v.type.kind not in ("scalar", "pointer") or in_memory(v):
+        return None
+    try:
+        off = p.offset + extra
+    except TypeError:
+        return None
+    if off != 0 or (t.size and v.type.size and t.size != v.type.size):
+        return None
+    return _VarLoc(v)
+
+
 @dataclass
 class _VarLoc:
     var: ir.Variable
@@ -512,6 +528,9 @@ class WalkerExprs:
             size = e.type.size if e.type.size else _elem_size(base.elem)
             if not is_expr(idx):
                 idx = self._unknown("index", lane=True)
+            var_loc = _local_scalar(base, idx * size, e.type)
+            if var_loc is not None:
+                return var_loc
             subs = base.subs + (idx,) if base.subs is not None else None
             p = replace(base.add_bytes(idx * size), elem=e.type, subs=subs)
             dims = None
@@ -524,6 +543,9 @@ class WalkerExprs:
             name = _source_name(e)
             if not isinstance(p, Pointer):
                 p = Pointer(None, "unknown", self._unknown("*", lane=True), e.type)
+            var_loc = _local_scalar(p, sp.Integer(0), e.type)
+            if var_loc is not None:
+                return var_loc
             return _MemLoc(replace(p, elem=e.type), e.type, e, name, None, p.volatile or is_volatile_type(e.type))
         if isinstance(e, ir.Member):
             if e.arrow:
@@ -563,6 +585,8 @@ class WalkerExprs:
         loc = self._lvalue(e, st)
         if isinstance(loc, _MemLoc):
             return self._mem_read(loc, st)
+        if isinstance(loc, _VarLoc) and not isinstance(e, ir.VarRef):
+            return self._var_value(loc, st)  # *p with p = &v: v's value
         if isinstance(e, ir.Member):
             mp = self._param_member_pointer(e)
             if mp is not None:
@@ -728,6 +752,13 @@ class WalkerExprs:
             env[p] = v if v is not None else self._unknown(p.name, lane=True)
         for p in fn.params[len(vals):]:
             env[p] = self._unknown(p.name, lane=True)
+        # the caller's scalars passed by address (`pick_mat(&seed)`): the body reads and
+        # updates them through the pointer (_local_scalar), and the caller sees the update
+        shared = [v.base for v in vals if isinstance(v, Pointer) and _local_scalar(v, 0, v.base.type if
+                                                                                    v.base is not None else ir.UNKNOWN_TYPE)]
+        for v in shared:
+            if v in st.env:
+                env[v] = st.env[v]
         sub = WalkState(env, st.path, st.loops, st.depth + 1, [], len(st.path),
                      st.call_lines + (e.range.line,))
         saved = self._current_function
@@ -736,6 +767,9 @@ class WalkerExprs:
             self._block(fn.body, sub)
         finally:
             self._current_function = saved
+        for v in shared:
+            if v in sub.env:
+                st.env[v] = sub.env[v]
         rets = sub.returns or []
         if not rets:
             return None

@@ -27,7 +27,8 @@ DATA = ROOT / "tests" / "data" / "realcode-measured.json"
 # Later additions measured on another card (an H200: 11 programs distilled from the NVIDIA
 # blog code, Parboil and Learn CUDA Programming): their kernels join the set, each with the
 # device it ran on.
-MORE = (ROOT / "tests" / "data" / "realcode-measured-round12.json",)
+MORE = (ROOT / "tests" / "data" / "realcode-measured-round12.json",
+        ROOT / "tests" / "data" / "realcode-measured-round13.json")
 
 ROWS = ("grid", "registers", "occupancy", "global_ld", "global_st", "shared_ld", "shared_st")
 _KEYS = {"global_ld": "global_ld_sectors_per_request", "global_st": "global_st_sectors_per_request",

@@ -586,3 +586,27 @@ def test_block_narrower_than_a_warp_names_its_rows(tmp_path):
     # the store out[iy * 8 + ix] writes the same rows: it says so (it said 'read')
     (d,) = [d for d in diags if d.code == "CL201" and "`out[" in d.message]
     assert "store `out[iy * 8 + ix]`: the warp's lanes write rows of 4 contiguous elements" in d.message
+
+
+def test_a_thread_s_own_variable_read_through_its_address(tmp_path):
+    """XSBench: `uint64_t seed = ...; mat = pick_mat(&seed);` where pick_mat updates and reads
+    `*seed`: the variable is each thread's own (a register), not one memory word that every lane
+    reads, so an index computed from it is not a broadcast. Here bump(&s) makes s = 3 * tid + 1:
+    table[3 * tid + 1] spans bytes 4..379, 12 sectors; from a constant s = 5 every lane reads
+    table[16], one sector. (It was a 1-sector broadcast either way.)"""
+    src = """
+    __device__ int bump(int *s) { *s = *s * 3 + 1; return *s; }
+    __global__ void k(const float *table, const float *table2, float *out) {
+        int s = threadIdx.x;
+        int m = bump(&s);
+        int c = 5;
+        int u = bump(&c);
+        out[threadIdx.x] = table[m] + table2[u] + s;
+    }
+    int main() { float *t, *t2, *o; k<<<1, 32>>>(t, t2, o); return 0; }
+    """
+    _, fa = _check(tmp_path, src, use_ptxas=False)
+    per_thread = _acc(fa, "table")
+    assert per_thread.sectors_per_request == 12
+    uniform = _acc(fa, "table2")
+    assert uniform.sectors_per_request == 1
