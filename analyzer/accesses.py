@@ -92,6 +92,8 @@ class Access:
     # (requests.predicated); the counters scale this access's figure by it.
     moving_share: float = 1.0
     addresses_per_request: Optional[float] = None  # constant: distinct addresses a warp asks for
+    # the launch passes the pointer into its allocation: (bytes, argument text, launch line)
+    base_offset: Optional[tuple] = None
     event: Optional[S.AccessEvent] = field(default=None, repr=False)
     range: Optional[ir.SourceRange] = field(default=None, repr=False)
     variable: Optional[ir.Variable] = field(default=None, repr=False)
@@ -237,8 +239,12 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
     # loops that store to shared memory: their loads may not be fused (a store may alias one)
     stored = frozenset(id(li.loop) for x in walker.events if x.kind == "store" and x.space == "shared"
                        for li in x.loops)
+    # pointer parameters the launch passes into their allocation (`d_in + RADIUS`)
+    offsets = {p: launch.param_offsets[p.name] for p in kernel.params
+               if launch is not None and p.name in getattr(launch, "param_offsets", {})}
     for e in walker.events:
-        out.append(_make_access(e, ev, target, syms, bindings, block, kernel, launch_note, stored))
+        out.append(_make_access(e, ev, target, syms, bindings, block, kernel, launch_note, stored,
+                                offsets.get(e.pointer.base)))
     hazards = warp_sync_hazards(walker.events, ev, independent_threads=target.major >= 7)
     table = AccessTable(out, hazards, kernel.display_name, ev, target)
     table.notes = list(walker.notes)
@@ -249,7 +255,8 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
 
 def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S.Symbols,
                  bindings: S.Bindings, block: tuple, kernel: ir.Function,
-                 launch_note: Optional[str], stored_loops: frozenset = frozenset()) -> Access:
+                 launch_note: Optional[str], stored_loops: frozenset = frozenset(),
+                 base_offset: Optional[tuple] = None) -> Access:
     r = e.node.range
     space = e.space
     notes: list[str] = []
@@ -263,6 +270,12 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
                atomic=e.atomic, event=e, range=r, variable=e.pointer.base)
     if space in ("global", "local", "shared"):
         addr = e.offset if space != "local" else _local_address(e.offset, syms, block)
+        if base_offset is not None and space == "global":
+            off, text, line = base_offset
+            addr = addr + off
+            A.base_offset = base_offset
+            notes.append(f"`{e.pointer.base.name}` is `{text}` at the launch (line {line}): {off} bytes "
+                         "past the start of its allocation (allocations are 256-byte aligned)")
         wa = ev.evaluate(addr, e.path)
         parts = _request_parts(e.elem, e.elem_bytes)
         if len(parts) > 1:

@@ -37,6 +37,9 @@ class LaunchConfig:
     # different values at different launches): name -> (the value analysed where a number is
     # needed, a stated default; the sentence saying how it was chosen).
     param_ranges: dict = field(default_factory=dict)
+    # Pointer parameters the launch passes into an allocation (``d_in + RADIUS``): name -> (byte
+    # offset from the allocation's start, the argument's text). Allocations are 256-byte aligned.
+    param_offsets: dict = field(default_factory=dict)
 
     @property
     def threads_per_block(self) -> int:
@@ -108,6 +111,7 @@ def resolve_launch_sites(tu: ir.TranslationUnit, device=None) -> None:
         site.from_device = sorted(u[len(DEVICE_ORIGIN):] for u in used if is_device_origin(u))
         site.arg_values = []
         site.arg_ranges = []
+        site.arg_offsets = [_byte_offset(a, env) for a in x.args]
         kernel = kernels.get(site.kernel) or (kernels.get(site.candidates[0]) if site.candidates else None)
         for i, a in enumerate(x.args):
             v = constprop.evaluate(a, env)
@@ -154,6 +158,38 @@ def resolve_launch_sites(tu: ir.TranslationUnit, device=None) -> None:
             site.noargs_block = b if b is not None and b[0] * b[1] * b[2] <= 4096 else None
 
         hostflow.propagate_program(tu.functions, on_launch_noargs, no_args=True, device=device)
+
+
+def _byte_offset(a: ir.Expr, env) -> Optional[int]:
+    """Bytes past the start of the array a pointer argument points into, where it is written
+    ``p + k`` or ``&p[k]`` with ``k`` known and ``p`` a pointer variable (``d_in + RADIUS``);
+    None for anything else (a plain ``p`` is at its allocation's start: offset 0 is not news)."""
+    while isinstance(a, ir.Cast):
+        a = a.operand
+    base = k = None
+    if isinstance(a, ir.BinOp) and a.op in ("+", "-"):
+        base, k = a.lhs, a.rhs
+        if a.op == "+" and not _is_pointer(base):
+            base, k = k, base
+    elif isinstance(a, ir.UnaryOp) and a.op == "&" and isinstance(a.operand, ir.Index):
+        base, k = a.operand.base, a.operand.index
+    while isinstance(base, ir.Cast):
+        base = base.operand
+    if not isinstance(base, ir.VarRef) or not _is_pointer(base) or k is None:
+        return None
+    n = constprop.evaluate(k, env)
+    el = base.var.type.element
+    if not isinstance(n, int) or isinstance(n, bool) or el is None or not el.size:
+        return None
+    n = -n if isinstance(a, ir.BinOp) and a.op == "-" else n
+    return n * el.size if n else None
+
+
+def _is_pointer(e: ir.Expr) -> bool:
+    t = getattr(e, "type", None)
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    return t is not None and t.kind == "pointer" and isinstance(e, ir.VarRef)
 
 
 def _var_of(e: Optional[ir.Expr]):
@@ -277,6 +313,11 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
         lc.param_ranges = argument_ranges(kernel, lc.site, sites)
         for name in lc.param_ranges:
             lc.param_values.pop(name, None)
+        # a pointer passed into its allocation, the same at every launch (else the analysed
+        # site's, said in its note)
+        for p, off, a in zip(kernel.params, lc.site.arg_offsets, lc.site.args):
+            if off is not None and p.type.kind == "pointer":
+                lc.param_offsets[p.name] = (off, constprop.text(a), lc.site.range.line)
     lc.grid_1d = bool(sites) and all(s.grid_1d for s in sites)
     if sites:  # a relation every launch site has
         common = set(sites[0].block_params.items())

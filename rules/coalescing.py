@@ -407,6 +407,10 @@ def misaligned(ctx: RuleContext):
         msg = (f"misaligned global {kinds(g)} `{ctx.access_text(a)}`: {num(a.sectors_per_request)} sectors "
                f"per request instead of {num(a.contiguous_sectors)} for aligned consecutive elements, "
                f"{pct(a.efficiency)} efficiency{assumed(a)}")
+        if a.base_offset is not None:
+            off, text, line = a.base_offset
+            msg += (f": the launch at line {line} passes `{text}`, {off} bytes past the start of "
+                    f"its (256-byte aligned) allocation")
         sev = "warning" if (confident(a) and ratio >= warn_ratio - 1e-9) else "info"
         key = (site.line, site.column, msg)
         if key in seen:

@@ -610,3 +610,28 @@ def test_a_thread_s_own_variable_read_through_its_address(tmp_path):
     assert per_thread.sectors_per_request == 12
     uniform = _acc(fa, "table2")
     assert uniform.sectors_per_request == 1
+
+
+def test_a_pointer_passed_into_its_allocation_at_the_launch(tmp_path):
+    """OLCF hw2's stencil_1d<<<...>>>(d_in + RADIUS, d_out + RADIUS) with RADIUS 3: every access
+    through `in` starts 12 bytes into a 256-byte aligned allocation. A warp of 32 floats then
+    spans bytes 12..139: 5 sectors, not 4 (the H200 measured 3 for that kernel's 16-thread
+    blocks, bytes 12..75); `&d[8]` starts on a sector boundary (32 bytes): 4."""
+    src = """
+    #define RADIUS 3
+    __global__ void k(const float *in, float *out) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        out[i] = in[i];
+    }
+    int main() {
+        float *d_in, *d_out;
+        cudaMalloc(&d_in, 1 << 20); cudaMalloc(&d_out, 1 << 20);
+        k<<<64, 32>>>(d_in + RADIUS, &d_out[8]);
+        return 0;
+    }
+    """
+    diags, fa = _check(tmp_path, src, use_ptxas=False)
+    assert _acc(fa, "in").sectors_per_request == 5
+    assert _acc(fa, "out", "store").sectors_per_request == 4
+    (d,) = [d for d in diags if d.code == "CL202"]
+    assert d.location.line == 5 and "passes `d_in + 3`, 12 bytes past the start" in d.message
