@@ -991,13 +991,31 @@ def _straight(s: ir.If) -> bool:
             return False
         for ex in x.exprs():
             for y in ex.walk():
-                if isinstance(y, ir.Ternary) or (isinstance(y, ir.Call) and y.function is not None):
+                if isinstance(y, ir.Ternary) or (isinstance(y, ir.Call) and y.function is not None
+                                                 and not _arithmetic_only(y.function)):
                     return False
                 # one per access: `a[i][j]` is an Index of an Index
                 if (isinstance(y, ir.Index) and not isinstance(y.base, ir.Index)) or \
                         (isinstance(y, ir.UnaryOp) and y.op == "*"):
                     mem += 1
     return mem <= _PRED_MAX_MEM
+
+
+def _arithmetic_only(fn: ir.Function, depth: int = 0) -> bool:
+    """A device function whose body is one ``return`` of arithmetic on its arguments (mumax's
+    ``sum(a, b) { return a + b; }`` passed to a reduction macro): inlined to an instruction or
+    two, it leaves a short branch as short as before."""
+    body = fn.body
+    if body is None or depth > 2 or len(body.stmts) != 1 or not isinstance(body.stmts[0], ir.Return) \
+            or body.stmts[0].value is None:
+        return False
+    for y in body.stmts[0].value.walk():
+        if isinstance(y, (ir.Ternary, ir.Index, ir.Assign)) or (isinstance(y, ir.UnaryOp) and y.op in
+                                                                 ("*", "pre++", "pre--", "post++", "post--")):
+            return False
+        if isinstance(y, ir.Call) and y.function is not None and not _arithmetic_only(y.function, depth + 1):
+            return False
+    return True
 
 
 def _kernel_tail(fn: ir.Function) -> set:
