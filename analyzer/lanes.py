@@ -408,6 +408,9 @@ class AddressEvaluator:
             for g, gi in self.syms.info.items():
                 if gi.kind == S.GRIDDIM and gi.component == info.component and g in self.b.values:
                     return int(self.b.values[g])
+            grid = getattr(self.b, "grid", None)
+            if grid:  # the launch's grid, in a kernel that does not read gridDim
+                return int(grid["xyz".index(info.component)])
         return None
 
     def _most_trips(self, n) -> Optional[int]:

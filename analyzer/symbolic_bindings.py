@@ -29,6 +29,9 @@ class Bindings:
     default_why: dict = field(default_factory=dict)
     # symbol -> the sentence a default other than DEFAULT_PARAM_VALUE is stated with
     default_notes: dict = field(default_factory=dict)
+    # the launch grid, where known: the values blockIdx takes even in a kernel that never reads
+    # gridDim (its symbol then has no binding)
+    grid: Optional[tuple] = None
     # xreplace rebuilds (and re-canonicalises) the whole tree; the access, request and lane
     # models bind the same guards and trip counts once per access
     _bound: dict = field(default_factory=dict, repr=False, compare=False)
@@ -61,6 +64,7 @@ def make_bindings(syms: Symbols, launch, params: Optional[dict] = None) -> Bindi
     params = params or {}
     block = getattr(launch, "block", None) or (256, 1, 1)
     grid = getattr(launch, "grid", None)
+    b.grid = tuple(grid) if grid else None
     src = getattr(launch, "source", "default")
     site = getattr(launch, "site", None)
     where = {"command-line": "from --block", "launch-site":

@@ -635,3 +635,21 @@ def test_a_pointer_passed_into_its_allocation_at_the_launch(tmp_path):
     assert _acc(fa, "out", "store").sectors_per_request == 4
     (d,) = [d for d in diags if d.code == "CL202"]
     assert d.location.line == 5 and "passes `d_in + 3`, 12 bytes past the start" in d.message
+
+
+def test_a_clamped_neighbour_in_a_kernel_that_never_reads_griddim(tmp_path):
+    """mumax3's exchange stencil reads the right neighbour min(ix + 1, Nx - 1) (hclampx) on a grid
+    of exactly Nx / 32 blocks. Blocks 0..6: elements 32b+1..32b+32, 5 sectors; block 7: lane 31
+    clamps onto lane 30's element, 225..255, 4 sectors: (7 * 5 + 4) / 8 = 4.875 (the H200: 4.86).
+    The kernel never reads gridDim, so the block index was sampled over arbitrary values, half of
+    them past the grid where every lane clamps (1 sector): 4.0 predicted."""
+    src = """
+    __global__ void k(const float* mx, float* out, int Nx) {
+        int ix = blockIdx.x * blockDim.x + threadIdx.x;
+        if (ix >= Nx) return;
+        out[ix] = mx[min(ix + 1, Nx - 1)];
+    }
+    int main() { float *a, *b; k<<<8, 32>>>(a, b, 256); return 0; }
+    """
+    _, fa = _check(tmp_path, src, use_ptxas=False)
+    assert _acc(fa, "mx").sectors_per_request == pytest.approx(4.875)
