@@ -108,6 +108,10 @@ def kernel_rows(prog: dict) -> dict:
     return out
 
 
+def _plain_targs(name: str) -> str:
+    return re.sub(r"\((?:unsigned |signed )?(?:int|long|long long|short|char|bool)\)", "", name).replace(" ", "")
+
+
 def collect(raw: dict, src: str) -> dict:
     """The measured document (``realcode-measured.json``'s form) of a raw run: every distilled
     program's kernels. A program's ``file`` (repository-relative) names its source; without
@@ -126,8 +130,10 @@ def collect(raw: dict, src: str) -> dict:
             os.path.join(HERE, "..", rel)
         params = params_of(path)
         orig = kernel_rows(progs.get(ORIGINALS.get(name, "orig_" + name), {}))
+        # Nsight's source page spells template arguments with casts (`reduce<float, (int)256>`)
+        secs = {_plain_targs(k): v for k, v in secs.items()}
         for kname, info in kernel_rows(prog).items():
-            rows = secs.get(kname, [])
+            rows = secs.get(_plain_targs(kname), [])
             fn = match_function(rows, funcs) if rows else None
             m = info["measured"]
             m["ptxas_registers"] = regs.get(fn) if fn else None
