@@ -433,7 +433,19 @@ class AddressEvaluator:
         return most or None
 
     def evaluate(self, expr: sp.Expr, path: tuple, warps: Optional[list] = None) -> list[WarpAddresses]:
-        """Addresses (bytes) of ``expr`` for the representative warps."""
+        """Addresses (bytes) of ``expr`` for the representative warps; where no lane of those
+        executes the access (a halo copy by the block's last column, ``lidCol == lszCol - 1``),
+        for the warps that do."""
+        out = self._evaluate(expr, path, warps)
+        if warps is None and out and all(w.status == "inactive" for w in out):
+            tried = {w.warp for w in out}
+            active = [w for w in range(min(self.model.nwarps, 64))
+                      if w not in tried and self.active_lanes(w, tuple(path))]
+            if active:
+                return self._evaluate(expr, path, active[:3])
+        return out
+
+    def _evaluate(self, expr: sp.Expr, path: tuple, warps: Optional[list] = None) -> list[WarpAddresses]:
         warps = warps if warps is not None else self.model.representative_warps()
         notes: list[str] = []
         e = self.b.bind(sp.expand(expr))

@@ -653,3 +653,20 @@ def test_a_clamped_neighbour_in_a_kernel_that_never_reads_griddim(tmp_path):
     """
     _, fa = _check(tmp_path, src, use_ptxas=False)
     assert _acc(fa, "mx").sectors_per_request == pytest.approx(4.875)
+
+
+def test_an_access_only_the_last_warp_makes(tmp_path):
+    """SHOC stencil2d copies the right halo column with the block's last thread (`lidCol ==
+    lszCol - 1`): no lane of the representative warps (0 and the middle one) executes it, so it
+    had no figure; the H200 measured 1 sector per request. The warps that do execute it are
+    evaluated instead: one lane, one 4-byte word: 1 sector."""
+    src = """
+    __global__ void k(const float* in, float* out) {
+        int t = threadIdx.x;
+        if (t == blockDim.x - 1) out[blockIdx.x] = in[blockIdx.x * blockDim.x + t + 1];
+    }
+    int main() { float *a, *b; k<<<64, 256>>>(a, b); return 0; }
+    """
+    _, fa = _check(tmp_path, src, use_ptxas=False)
+    assert _acc(fa, "in").sectors_per_request == 1
+    assert _acc(fa, "out", "store").sectors_per_request == 1
