@@ -83,17 +83,29 @@ def ignored_errors(tu: Optional[ir.TranslationUnit], path) -> list[IgnoredError]
     that is never read."""
     out: list[IgnoredError] = []
     memo: dict = {}
-    for fn in host_functions(tu, path):
-        cfg = None
+    cfgs: dict = {}
+
+    def cfg_of(fn):
+        if id(fn) not in cfgs:
+            cfgs[id(fn)] = CFG(fn)
+        return cfgs[id(fn)]
+
+    fns = host_functions(tu, path)
+    for fn in fns:
         for c in _discarded_calls(fn):
             if c.callee == "cudaGetLastError" or c.callee in QUERY_CALLS or not _in(c.range, path):
                 continue
             # `cudaMalloc(...); cudaCheckError();`: the error state keeps the failure until it
-            # is read, so a last-error check on every path afterwards checks this call too.
-            cfg = cfg or CFG(fn)
+            # is read, so a last-error check on every path afterwards checks this call too,
+            # and so does one after every call of a helper that leaves with the error unread
+            # (`alloc_bytes(p, n); cudaCheckErrors("...");` around a bare cudaMallocManaged).
+            cfg = cfg_of(fn)
             node = cfg.node_of_expr(c)
-            if node is not None and _unchecked_path(cfg, node, tu, memo, stop_at_sync=False) is None:
-                continue
+            if node is not None:
+                bad = _unchecked_path(cfg, node, tu, memo, stop_at_sync=False)
+                if bad is None or (bad.kind in (EXIT, RETURN) and
+                                   _callers_check(fn, fns, cfg_of, tu, memo, 0)):
+                    continue
             out.append(IgnoredError(c))
         reads = _reads(fn)
         for st in fn.statements():
