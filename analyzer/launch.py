@@ -36,6 +36,12 @@ class LaunchConfig:
     # different values at different launches): name -> (the value analysed where a number is
     # needed, a stated default; the sentence saying how it was chosen).
     param_ranges: dict = field(default_factory=dict)
+    # The block is the same at every launch site (or given on the command line), and the
+    # integer parameters every launch site passes the same known value in (name -> value):
+    # facts that must hold for every launch (a condition the same for each whole block) use
+    # these, not the one analysed site's.
+    block_agreed: bool = False
+    agreed_params: dict = field(default_factory=dict)
 
     @property
     def threads_per_block(self) -> int:
@@ -275,6 +281,15 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
         for name in lc.param_ranges:
             lc.param_values.pop(name, None)
     lc.grid_1d = bool(sites) and all(s.grid_1d for s in sites)
+    lc.block_agreed = lc.source == "command-line" or (
+        lc.source == "launch-site" and bool(sites) and all(s.block == lc.block for s in sites))
+    if sites:
+        for i, p in enumerate(kernel.params):
+            vals = {s.arg_values[i] if i < len(s.arg_values) else None for s in sites}
+            if len(vals) == 1 and p.name not in lc.param_ranges:
+                v = vals.pop()
+                if isinstance(v, int) and not isinstance(v, bool):
+                    lc.agreed_params[p.name] = v
     if sites:  # a relation every launch site has
         common = set(sites[0].block_params.items())
         for s in sites[1:]:
