@@ -527,6 +527,20 @@ class CgmaFacts:
         return not _grid_stride(self.hot.loop, self.counts.function)
 
     @property
+    def hot_loop_grid_stride(self) -> bool:
+        """Whether the hot loop is a grid-stride loop (written to spread its work over the
+        whole grid, whatever its size)."""
+        return self.hot is not None and _grid_stride(self.hot.loop, self.counts.function)
+
+    @property
+    def hot_loop_trips(self) -> Optional[int]:
+        """The hot loop's trip count for the launch (thread 0 of block 0), when a number."""
+        if self.hot is None:
+            return None
+        n = to_number(self.counts.resolve(self.hot.trip))
+        return int(n) if n is not None and not self.negative(n) and float(n).is_integer() else None
+
+    @property
     def hot_loop_number(self) -> Optional[float]:
         if self.hot_loop is None:
             return None
