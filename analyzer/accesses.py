@@ -237,8 +237,10 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
     # loops that store to shared memory: their loads may not be fused (a store may alias one)
     stored = frozenset(id(li.loop) for x in walker.events if x.kind == "store" and x.space == "shared"
                        for li in x.loops)
+    offsets = getattr(launch, "param_offsets", None) or {}
     for e in walker.events:
-        out.append(_make_access(e, ev, target, syms, bindings, block, kernel, launch_note, stored))
+        out.append(_make_access(e, ev, target, syms, bindings, block, kernel, launch_note, stored,
+                                offsets))
     hazards = warp_sync_hazards(walker.events, ev, independent_threads=target.major >= 7)
     table = AccessTable(out, hazards, kernel.display_name, ev, target)
     table.notes = list(walker.notes)
@@ -249,7 +251,8 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
 
 def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S.Symbols,
                  bindings: S.Bindings, block: tuple, kernel: ir.Function,
-                 launch_note: Optional[str], stored_loops: frozenset = frozenset()) -> Access:
+                 launch_note: Optional[str], stored_loops: frozenset = frozenset(),
+                 offsets: Optional[dict] = None) -> Access:
     r = e.node.range
     space = e.space
     notes: list[str] = []
@@ -263,6 +266,15 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
                atomic=e.atomic, event=e, range=r, variable=e.pointer.base)
     if space in ("global", "local", "shared"):
         addr = e.offset if space != "local" else _local_address(e.offset, syms, block)
+        base = e.pointer.base
+        off = (offsets or {}).get(base.name) if space == "global" and base is not None and \
+            base.storage == "param" and base in kernel.params else None
+        if off is not None and isinstance(addr, sp.Basic):
+            # the launch passes the buffer's pointer moved by a constant (`d_in + RADIUS`): the
+            # kernel's addresses are that far from the buffer's 256-byte alignment
+            addr = addr + off[0]
+            notes.append(f"`{base.name}` is `{off[1]}` at the launch at line {off[2]}: {off[0]} bytes "
+                         f"past the start of a buffer assumed 256-byte aligned")
         wa = ev.evaluate(addr, e.path)
         parts = _request_parts(e.elem, e.elem_bytes)
         if len(parts) > 1:

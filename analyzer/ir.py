@@ -566,6 +566,10 @@ class LaunchSite:
     # around the launch (``for (int i = 1; i <= 32; i++) k<<<g, b>>>(a, i);``): (first, last,
     # the loop's line, how it steps where not by one, the counter's name); None elsewhere.
     arg_ranges: list = field(default_factory=list)
+    # Per argument, a pointer passed a constant number of elements past another pointer
+    # (``k<<<g, b>>>(d_in + RADIUS)``, ``&d_in[3]``): (bytes past it, the argument's text);
+    # None elsewhere. Buffers are assumed 256-byte aligned: the kernel's pointer is not.
+    arg_offsets: list = field(default_factory=list)
     range: SourceRange = field(default_factory=SourceRange.unknown)
     caller: str = ""
     # Why a part of the configuration or a scalar argument has no known value (sentences).

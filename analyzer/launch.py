@@ -32,6 +32,10 @@ class LaunchConfig:
     # Kernel parameters that every launch site passes the block's size in (name -> component
     # x/y/z): the same variable as that component of the block, whatever its value.
     block_params: dict = field(default_factory=dict)
+    # Pointer parameters the analysed launch passes a constant offset past another pointer
+    # in (name -> (bytes, the argument's text, the launch's line)): their addresses are that
+    # far from the 256-byte alignment assumed of buffers.
+    param_offsets: dict = field(default_factory=dict)
     # Integer parameters the launches pass several values in (a host loop's counter, or
     # different values at different launches): name -> (the value analysed where a number is
     # needed, a stated default; the sentence saying how it was chosen).
@@ -111,6 +115,7 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
         site.from_callers = sorted(used)
         site.arg_values = []
         site.arg_ranges = []
+        site.arg_offsets = [_pointer_offset(a, env) for a in x.args]
         kernel = kernels.get(site.kernel) or (kernels.get(site.candidates[0]) if site.candidates else None)
         for i, a in enumerate(x.args):
             v = constprop.evaluate(a, env)
@@ -157,6 +162,31 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
             site.noargs_block = b if b is not None and b[0] * b[1] * b[2] <= 4096 else None
 
         hostflow.propagate_program(tu.functions, on_launch_noargs, no_args=True)
+
+
+def _pointer_offset(a: ir.Expr, env) -> Optional[tuple]:
+    """(bytes, text) where the argument is a pointer a known constant number of elements past
+    a pointer variable (``d_in + 3``, ``3 + d_in``, ``&d_in[3]``), else None."""
+    e = a
+    while isinstance(e, ir.Cast):
+        e = e.operand
+    base = count = None
+    if isinstance(e, ir.BinOp) and e.op in ("+", "-"):
+        for p, n in ((e.lhs, e.rhs), (e.rhs, e.lhs) if e.op == "+" else (None, None)):
+            if p is not None and _var_of(p) is not None and _var_of(p).type.is_pointer:
+                base, count = _var_of(p), constprop.evaluate(n, env)
+                if e.op == "-" and isinstance(count, int):
+                    count = -count
+                break
+    elif isinstance(e, ir.UnaryOp) and e.op == "&" and isinstance(e.operand, ir.Index) and \
+            _var_of(e.operand.base) is not None and _var_of(e.operand.base).type.is_pointer:
+        base, count = _var_of(e.operand.base), constprop.evaluate(e.operand.index, env)
+    if base is None or not isinstance(count, int) or isinstance(count, bool) or count == 0:
+        return None
+    el = base.type.element
+    if el is None or not el.size:
+        return None
+    return count * el.size, constprop.text(a)
 
 
 def _var_of(e: Optional[ir.Expr]):
@@ -281,6 +311,10 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
         for name in lc.param_ranges:
             lc.param_values.pop(name, None)
     lc.grid_1d = bool(sites) and all(s.grid_1d for s in sites)
+    if lc.site is not None:
+        for p, off in zip(kernel.params, lc.site.arg_offsets):
+            if off is not None and p.type.is_pointer:
+                lc.param_offsets[p.name] = (off[0], off[1], lc.site.range.line)
     lc.block_agreed = lc.source == "command-line" or (
         lc.source == "launch-site" and bool(sites) and all(s.block == lc.block for s in sites))
     if sites:
