@@ -313,7 +313,8 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
     lc.grid_1d = bool(sites) and all(s.grid_1d for s in sites)
     if lc.site is not None:
         for p, off in zip(kernel.params, lc.site.arg_offsets):
-            if off is not None and p.type.is_pointer:
+            if off is not None and p.type.is_pointer and off[0] % 256:
+                # (a multiple of 256 bytes keeps the alignment assumed: nothing to say)
                 lc.param_offsets[p.name] = (off[0], off[1], lc.site.range.line)
     lc.block_agreed = lc.source == "command-line" or (
         lc.source == "launch-site" and bool(sites) and all(s.block == lc.block for s in sites))
