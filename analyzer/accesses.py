@@ -273,8 +273,8 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
             # the launch passes the buffer's pointer moved by a constant (`d_in + RADIUS`): the
             # kernel's addresses are that far from the buffer's 256-byte alignment
             addr = addr + off[0]
-            notes.append(f"`{base.name}` is `{off[1]}` at the launch at line {off[2]}: {off[0]} bytes "
-                         f"past the start of a buffer assumed 256-byte aligned")
+            notes.append(f"`{base.name}` points {off[0]} bytes past `{off[1]}` at the launch at line "
+                         f"{off[2]} (buffers assumed 256-byte aligned)")
         wa = ev.evaluate(addr, e.path)
         parts = _request_parts(e.elem, e.elem_bytes)
         if len(parts) > 1:

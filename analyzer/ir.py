@@ -567,7 +567,7 @@ class LaunchSite:
     # the loop's line, how it steps where not by one, the counter's name); None elsewhere.
     arg_ranges: list = field(default_factory=list)
     # Per argument, a pointer passed a constant number of elements past another pointer
-    # (``k<<<g, b>>>(d_in + RADIUS)``, ``&d_in[3]``): (bytes past it, the argument's text);
+    # (``k<<<g, b>>>(d_in + RADIUS)``, ``&d_in[3]``): (bytes past it, that pointer's name);
     # None elsewhere. Buffers are assumed 256-byte aligned: the kernel's pointer is not.
     arg_offsets: list = field(default_factory=list)
     range: SourceRange = field(default_factory=SourceRange.unknown)

@@ -33,7 +33,7 @@ class LaunchConfig:
     # x/y/z): the same variable as that component of the block, whatever its value.
     block_params: dict = field(default_factory=dict)
     # Pointer parameters the analysed launch passes a constant offset past another pointer
-    # in (name -> (bytes, the argument's text, the launch's line)): their addresses are that
+    # in (name -> (bytes, that pointer's name, the launch's line)): their addresses are that
     # far from the 256-byte alignment assumed of buffers.
     param_offsets: dict = field(default_factory=dict)
     # Integer parameters the launches pass several values in (a host loop's counter, or
@@ -165,8 +165,8 @@ def resolve_launch_sites(tu: ir.TranslationUnit) -> None:
 
 
 def _pointer_offset(a: ir.Expr, env) -> Optional[tuple]:
-    """(bytes, text) where the argument is a pointer a known constant number of elements past
-    a pointer variable (``d_in + 3``, ``3 + d_in``, ``&d_in[3]``), else None."""
+    """(bytes, the variable's name) where the argument is a pointer a known constant number of
+    elements past a pointer variable (``d_in + 3``, ``3 + d_in``, ``&d_in[3]``), else None."""
     e = a
     while isinstance(e, ir.Cast):
         e = e.operand
@@ -174,19 +174,21 @@ def _pointer_offset(a: ir.Expr, env) -> Optional[tuple]:
     if isinstance(e, ir.BinOp) and e.op in ("+", "-"):
         for p, n in ((e.lhs, e.rhs), (e.rhs, e.lhs) if e.op == "+" else (None, None)):
             if p is not None and _var_of(p) is not None and _var_of(p).type.is_pointer:
-                base, count = _var_of(p), constprop.evaluate(n, env)
+                base, count = p, constprop.evaluate(n, env)
                 if e.op == "-" and isinstance(count, int):
                     count = -count
                 break
     elif isinstance(e, ir.UnaryOp) and e.op == "&" and isinstance(e.operand, ir.Index) and \
             _var_of(e.operand.base) is not None and _var_of(e.operand.base).type.is_pointer:
-        base, count = _var_of(e.operand.base), constprop.evaluate(e.operand.index, env)
+        base, count = e.operand.base, constprop.evaluate(e.operand.index, env)
     if base is None or not isinstance(count, int) or isinstance(count, bool) or count == 0:
         return None
-    el = base.type.element
+    # the elements counted are those of the pointer as written, casts included:
+    # `(char*)d + 8` is 8 bytes past d whatever d points to
+    el = base.type.element if base.type is not None and base.type.is_pointer else None
     if el is None or not el.size:
         return None
-    return count * el.size, constprop.text(a)
+    return count * el.size, _var_of(base).name
 
 
 def _var_of(e: Optional[ir.Expr]):
