@@ -239,12 +239,10 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
     # loops that store to shared memory: their loads may not be fused (a store may alias one)
     stored = frozenset(id(li.loop) for x in walker.events if x.kind == "store" and x.space == "shared"
                        for li in x.loops)
-    # pointer parameters the launch passes into their allocation (`d_in + RADIUS`)
-    offsets = {p: launch.param_offsets[p.name] for p in kernel.params
-               if launch is not None and p.name in getattr(launch, "param_offsets", {})}
+    offsets = getattr(launch, "param_offsets", None) or {}
     for e in walker.events:
         out.append(_make_access(e, ev, target, syms, bindings, block, kernel, launch_note, stored,
-                                offsets.get(e.pointer.base)))
+                                offsets))
     hazards = warp_sync_hazards(walker.events, ev, independent_threads=target.major >= 7)
     table = AccessTable(out, hazards, kernel.display_name, ev, target)
     table.notes = list(walker.notes)
@@ -256,7 +254,7 @@ def analyze_accesses(kernel: ir.Function, launch, variables=None, target: "Targe
 def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S.Symbols,
                  bindings: S.Bindings, block: tuple, kernel: ir.Function,
                  launch_note: Optional[str], stored_loops: frozenset = frozenset(),
-                 base_offset: Optional[tuple] = None) -> Access:
+                 offsets: Optional[dict] = None) -> Access:
     r = e.node.range
     space = e.space
     notes: list[str] = []
@@ -270,12 +268,16 @@ def _make_access(e: S.AccessEvent, ev: AddressEvaluator, target: Target, syms: S
                atomic=e.atomic, event=e, range=r, variable=e.pointer.base)
     if space in ("global", "local", "shared"):
         addr = e.offset if space != "local" else _local_address(e.offset, syms, block)
-        if base_offset is not None and space == "global":
-            off, text, line = base_offset
-            addr = addr + off
-            A.base_offset = base_offset
-            notes.append(f"`{e.pointer.base.name}` is `{text}` at the launch (line {line}): {off} bytes "
-                         "past the start of its allocation (allocations are 256-byte aligned)")
+        base = e.pointer.base
+        off = (offsets or {}).get(base.name) if space == "global" and base is not None and \
+            base.storage == "param" and base in kernel.params else None
+        if off is not None and isinstance(addr, sp.Basic):
+            # the launch passes the buffer's pointer moved by a constant (`d_in + RADIUS`): the
+            # kernel's addresses are that far from the buffer's 256-byte alignment
+            addr = addr + off[0]
+            A.base_offset = off
+            notes.append(f"`{base.name}` points {off[0]} bytes past `{off[1]}` at the launch at line "
+                         f"{off[2]} (buffers assumed 256-byte aligned)")
         wa = ev.evaluate(addr, e.path)
         parts = _request_parts(e.elem, e.elem_bytes)
         if len(parts) > 1:

@@ -524,10 +524,21 @@ class CgmaFacts:
         gridDim.x``, an element-wise kernel in a loop)."""
         if self.hot is None or self.hot.trip_source == "constant":
             return False
-        step = self.hot.loop.step
-        if step is not None and any(isinstance(x, ir.Builtin) and x.name == "gridDim" for x in step.walk()):
-            return False
-        return True
+        return not _grid_stride(self.hot.loop, self.counts.function)
+
+    @property
+    def hot_loop_grid_stride(self) -> bool:
+        """Whether the hot loop is a grid-stride loop (written to spread its work over the
+        whole grid, whatever its size)."""
+        return self.hot is not None and _grid_stride(self.hot.loop, self.counts.function)
+
+    @property
+    def hot_loop_trips(self) -> Optional[int]:
+        """The hot loop's trip count for the launch (thread 0 of block 0), when a number."""
+        if self.hot is None:
+            return None
+        n = to_number(self.counts.resolve(self.hot.trip))
+        return int(n) if n is not None and not self.negative(n) and float(n).is_integer() else None
 
     @property
     def hot_loop_number(self) -> Optional[float]:
@@ -611,6 +622,47 @@ class RooflineFacts:
         return out
 
 # --------------------------------------------------------------------------- analysis
+
+
+def _grid_stride(loop: ir.Loop, fn: Optional[ir.Function]) -> bool:
+    """Whether the loop's counter advances by a stride over the whole grid (``gridDim`` in it,
+    directly or through a local set once: ``int stride = blockDim.x * gridDim.x``): the step
+    of a for-loop, or the update of the condition's variable in the body of a while loop
+    (``while (idx < n) { ...; idx += gridDim.x * blockDim.x; }``)."""
+    defs: dict = {}
+    if fn is not None and fn.body is not None:
+        for st in fn.statements():
+            if isinstance(st, ir.DeclStmt):
+                defs.setdefault(st.var, []).append(st.init)
+            for e in st.exprs():
+                for x in e.walk():
+                    if isinstance(x, ir.Assign) and isinstance(_strip(x.target), ir.VarRef):
+                        defs.setdefault(_strip(x.target).var, []).append(None)  # written again
+
+    def grid_wide(e: Optional[ir.Expr], depth: int = 0) -> bool:
+        if e is None or depth > 4:
+            return False
+        for x in e.walk():
+            if isinstance(x, ir.Builtin) and x.name == "gridDim":
+                return True
+            if isinstance(x, ir.VarRef) and x.var.storage == "auto":
+                d = defs.get(x.var, [])
+                if len(d) == 1 and grid_wide(d[0], depth + 1):
+                    return True
+        return False
+
+    if loop.step is not None:
+        return grid_wide(loop.step)
+    if loop.kind not in ("while", "do") or not isinstance(loop.cond, ir.BinOp):
+        return False
+    counters = {_strip(x).var for x in (loop.cond.lhs, loop.cond.rhs) if isinstance(_strip(x), ir.VarRef)}
+    for st in loop.body.stmts:  # the body's own statements, not those of nested loops or branches
+        if isinstance(st, ir.ExprStmt) and isinstance(st.expr, ir.Assign) and st.expr.op == "+=" and \
+                isinstance(_strip(st.expr.target), ir.VarRef) and _strip(st.expr.target).var in counters \
+                and grid_wide(st.expr.value):
+            return True
+    return False
+
 
 
 def _hot_loop(counts: KernelCounts) -> Optional[LoopCount]:

@@ -83,17 +83,29 @@ def ignored_errors(tu: Optional[ir.TranslationUnit], path) -> list[IgnoredError]
     that is never read."""
     out: list[IgnoredError] = []
     memo: dict = {}
-    for fn in host_functions(tu, path):
-        cfg = None
+    cfgs: dict = {}
+
+    def cfg_of(fn):
+        if id(fn) not in cfgs:
+            cfgs[id(fn)] = CFG(fn)
+        return cfgs[id(fn)]
+
+    fns = host_functions(tu, path)
+    for fn in fns:
         for c in _discarded_calls(fn):
             if c.callee == "cudaGetLastError" or c.callee in QUERY_CALLS or not _in(c.range, path):
                 continue
             # `cudaMalloc(...); cudaCheckError();`: the error state keeps the failure until it
-            # is read, so a last-error check on every path afterwards checks this call too.
-            cfg = cfg or CFG(fn)
+            # is read, so a last-error check on every path afterwards checks this call too,
+            # and so does one after every call of a helper that leaves with the error unread
+            # (`alloc_bytes(p, n); cudaCheckErrors("...");` around a bare cudaMallocManaged).
+            cfg = cfg_of(fn)
             node = cfg.node_of_expr(c)
-            if node is not None and _unchecked_path(cfg, node, tu, memo, stop_at_sync=False) is None:
-                continue
+            if node is not None:
+                bad = _unchecked_path(cfg, node, tu, memo, stop_at_sync=False)
+                if bad is None or (bad.kind in (EXIT, RETURN) and
+                                   _callers_check(fn, fns, cfg_of, tu, memo, 0, site_checks=False)):
+                    continue
             out.append(IgnoredError(c))
         reads = _reads(fn)
         for st in fn.statements():
@@ -368,7 +380,12 @@ def _call_sites(fns: list, cfg_of, memo: dict) -> tuple[dict, dict]:
     return memo["call sites"]
 
 
-def _callers_check(fn: ir.Function, fns: list, cfg_of, tu, memo: dict, depth: int) -> bool:
+def _callers_check(fn: ir.Function, fns: list, cfg_of, tu, memo: dict, depth: int,
+                   site_checks: bool = True) -> bool:
+    """Whether every call of ``fn`` in the file is followed by a last-error check on every path
+    (or its caller's callers are, where a path returns). ``site_checks``: a call statement that
+    checks counts (a helper that reads the last error itself); False where what must be
+    checked is left by ``fn`` after its own checks (a discarded call's error)."""
     if depth > 3:
         return False
     by_fn, by_name = _call_sites(fns, cfg_of, memo)
@@ -377,12 +394,12 @@ def _callers_check(fn: ir.Function, fns: list, cfg_of, tu, memo: dict, depth: in
     if not sites:
         return False
     for g, cfg, n in sites:
-        if _stmt_checks(n.stmt, tu, 0, memo) if n.stmt is not None and n.kind == "stmt" else False:
+        if site_checks and (_stmt_checks(n.stmt, tu, 0, memo) if n.stmt is not None and n.kind == "stmt" else False):
             continue
         bad = _unchecked_path(cfg, n, tu, memo, stop_at_sync=False)
         if bad is None:
             continue
-        if bad.kind in (EXIT, RETURN) and _callers_check(g, fns, cfg_of, tu, memo, depth + 1):
+        if bad.kind in (EXIT, RETURN) and _callers_check(g, fns, cfg_of, tu, memo, depth + 1, site_checks):
             continue
         return False
     return True

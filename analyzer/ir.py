@@ -566,8 +566,9 @@ class LaunchSite:
     # around the launch (``for (int i = 1; i <= 32; i++) k<<<g, b>>>(a, i);``): (first, last,
     # the loop's line, how it steps where not by one, the counter's name); None elsewhere.
     arg_ranges: list = field(default_factory=list)
-    # Per argument, the bytes a pointer argument points past its allocation's start where it is
-    # written ``p + k`` / ``&p[k]`` (``d_in + RADIUS``); None elsewhere.
+    # Per argument, a pointer passed a constant number of elements past another pointer
+    # (``k<<<g, b>>>(d_in + RADIUS)``, ``&d_in[3]``): (bytes past it, that pointer's name);
+    # None elsewhere. Buffers are assumed 256-byte aligned: the kernel's pointer is not.
     arg_offsets: list = field(default_factory=list)
     range: SourceRange = field(default_factory=SourceRange.unknown)
     caller: str = ""

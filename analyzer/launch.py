@@ -33,13 +33,20 @@ class LaunchConfig:
     # Kernel parameters that every launch site passes the block's size in (name -> component
     # x/y/z): the same variable as that component of the block, whatever its value.
     block_params: dict = field(default_factory=dict)
+    # Pointer parameters the analysed launch passes a constant offset past another pointer
+    # in (name -> (bytes, that pointer's name, the launch's line)): their addresses are that
+    # far from the 256-byte alignment assumed of buffers.
+    param_offsets: dict = field(default_factory=dict)
     # Integer parameters the launches pass several values in (a host loop's counter, or
     # different values at different launches): name -> (the value analysed where a number is
     # needed, a stated default; the sentence saying how it was chosen).
     param_ranges: dict = field(default_factory=dict)
-    # Pointer parameters the launch passes into an allocation (``d_in + RADIUS``): name -> (byte
-    # offset from the allocation's start, the argument's text). Allocations are 256-byte aligned.
-    param_offsets: dict = field(default_factory=dict)
+    # The block is the same at every launch site (or given on the command line), and the
+    # integer parameters every launch site passes the same known value in (name -> value):
+    # facts that must hold for every launch (a condition the same for each whole block) use
+    # these, not the one analysed site's.
+    block_agreed: bool = False
+    agreed_params: dict = field(default_factory=dict)
 
     @property
     def threads_per_block(self) -> int:
@@ -111,7 +118,7 @@ def resolve_launch_sites(tu: ir.TranslationUnit, device=None) -> None:
         site.from_device = sorted(u[len(DEVICE_ORIGIN):] for u in used if is_device_origin(u))
         site.arg_values = []
         site.arg_ranges = []
-        site.arg_offsets = [_byte_offset(a, env) for a in x.args]
+        site.arg_offsets = [_pointer_offset(a, env) for a in x.args]
         kernel = kernels.get(site.kernel) or (kernels.get(site.candidates[0]) if site.candidates else None)
         for i, a in enumerate(x.args):
             v = constprop.evaluate(a, env)
@@ -160,36 +167,31 @@ def resolve_launch_sites(tu: ir.TranslationUnit, device=None) -> None:
         hostflow.propagate_program(tu.functions, on_launch_noargs, no_args=True, device=device)
 
 
-def _byte_offset(a: ir.Expr, env) -> Optional[int]:
-    """Bytes past the start of the array a pointer argument points into, where it is written
-    ``p + k`` or ``&p[k]`` with ``k`` known and ``p`` a pointer variable (``d_in + RADIUS``);
-    None for anything else (a plain ``p`` is at its allocation's start: offset 0 is not news)."""
-    while isinstance(a, ir.Cast):
-        a = a.operand
-    base = k = None
-    if isinstance(a, ir.BinOp) and a.op in ("+", "-"):
-        base, k = a.lhs, a.rhs
-        if a.op == "+" and not _is_pointer(base):
-            base, k = k, base
-    elif isinstance(a, ir.UnaryOp) and a.op == "&" and isinstance(a.operand, ir.Index):
-        base, k = a.operand.base, a.operand.index
-    while isinstance(base, ir.Cast):
-        base = base.operand
-    if not isinstance(base, ir.VarRef) or not _is_pointer(base) or k is None:
-        return None
-    n = constprop.evaluate(k, env)
-    el = base.var.type.element
-    if not isinstance(n, int) or isinstance(n, bool) or el is None or not el.size:
-        return None
-    n = -n if isinstance(a, ir.BinOp) and a.op == "-" else n
-    return n * el.size if n else None
-
-
-def _is_pointer(e: ir.Expr) -> bool:
-    t = getattr(e, "type", None)
+def _pointer_offset(a: ir.Expr, env) -> Optional[tuple]:
+    """(bytes, the variable's name) where the argument is a pointer a known constant number of
+    elements past a pointer variable (``d_in + 3``, ``3 + d_in``, ``&d_in[3]``), else None."""
+    e = a
     while isinstance(e, ir.Cast):
         e = e.operand
-    return t is not None and t.kind == "pointer" and isinstance(e, ir.VarRef)
+    base = count = None
+    if isinstance(e, ir.BinOp) and e.op in ("+", "-"):
+        for p, n in ((e.lhs, e.rhs), (e.rhs, e.lhs) if e.op == "+" else (None, None)):
+            if p is not None and _var_of(p) is not None and _var_of(p).type.is_pointer:
+                base, count = p, constprop.evaluate(n, env)
+                if e.op == "-" and isinstance(count, int):
+                    count = -count
+                break
+    elif isinstance(e, ir.UnaryOp) and e.op == "&" and isinstance(e.operand, ir.Index) and \
+            _var_of(e.operand.base) is not None and _var_of(e.operand.base).type.is_pointer:
+        base, count = e.operand.base, constprop.evaluate(e.operand.index, env)
+    if base is None or not isinstance(count, int) or isinstance(count, bool) or count == 0:
+        return None
+    # the elements counted are those of the pointer as written, casts included:
+    # `(char*)d + 8` is 8 bytes past d whatever d points to
+    el = base.type.element if base.type is not None and base.type.is_pointer else None
+    if el is None or not el.size:
+        return None
+    return count * el.size, _var_of(base).name
 
 
 def _var_of(e: Optional[ir.Expr]):
@@ -313,12 +315,21 @@ def launch_config(kernel: ir.Function, tu: ir.TranslationUnit,
         lc.param_ranges = argument_ranges(kernel, lc.site, sites)
         for name in lc.param_ranges:
             lc.param_values.pop(name, None)
-        # a pointer passed into its allocation, the same at every launch (else the analysed
-        # site's, said in its note)
-        for p, off, a in zip(kernel.params, lc.site.arg_offsets, lc.site.args):
-            if off is not None and p.type.kind == "pointer":
-                lc.param_offsets[p.name] = (off, constprop.text(a), lc.site.range.line)
     lc.grid_1d = bool(sites) and all(s.grid_1d for s in sites)
+    if lc.site is not None:
+        for p, off in zip(kernel.params, lc.site.arg_offsets):
+            if off is not None and p.type.is_pointer and off[0] % 256:
+                # (a multiple of 256 bytes keeps the alignment assumed: nothing to say)
+                lc.param_offsets[p.name] = (off[0], off[1], lc.site.range.line)
+    lc.block_agreed = lc.source == "command-line" or (
+        lc.source == "launch-site" and bool(sites) and all(s.block == lc.block for s in sites))
+    if sites:
+        for i, p in enumerate(kernel.params):
+            vals = {s.arg_values[i] if i < len(s.arg_values) else None for s in sites}
+            if len(vals) == 1 and p.name not in lc.param_ranges:
+                v = vals.pop()
+                if isinstance(v, int) and not isinstance(v, bool):
+                    lc.agreed_params[p.name] = v
     if sites:  # a relation every launch site has
         common = set(sites[0].block_params.items())
         for s in sites[1:]:

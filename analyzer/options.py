@@ -98,6 +98,7 @@ _RULE_FACTS = {
     "CL4": {"resources", "occupancy"}, "CL5": {"cgma", "roofline"}, "CL6": {"sync"}, "CL7": set(),
     "CL615": {"accesses"},  # a rule of its own: texture reads of memory the kernel writes
     "CL404": {"accesses"},  # the guards of the accesses against the launch grid
+    "CL402": {"cgma"},  # a <<<1, 1>>> launch of a grid-stride loop
     # the global-memory race check, a part of ``sync`` with runs of its own (global_races.py)
     "CL606": {"sync", "global_races"}, "CL607": {"sync", "global_races"},
 }

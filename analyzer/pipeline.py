@@ -165,7 +165,7 @@ def analyze_kernel(kernel: ir.Function, tu: ir.TranslationUnit, launch: LaunchCo
             kf.roofline = kernel_roofline(kf.cgma, opts)
     if "sync" in needs:
         kf.sync = KernelSync(kernel, launch, {**launch.param_values, **params},
-                             global_check="global_races" in needs)
+                             global_check="global_races" in needs, given=params)
     return kf
 
 

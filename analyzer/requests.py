@@ -561,15 +561,26 @@ class RequestCounter:
         if n <= _MAX_BLOCKS:
             coords = itertools.product(range(gx), range(gy), range(gz))
             return [({self.blocks[c]: v for c, v in zip("xyz", p) if c in self.blocks}, 1.0) for p in coords]
-        def at(lin, w):
-            p = (lin % gx, (lin // gx) % gy, lin // (gx * gy))
-            return ({self.blocks[c]: v for c, v in zip("xyz", p) if c in self.blocks}, w)
+        # Along each blockIdx component the guards read, the first and last blocks (where
+        # edge guards bite) count once each and evenly spaced interior ones stand for the
+        # rest; the samples of a 2-D or 3-D grid are the products. (Samples spread over the
+        # linear block index weigh the last row of a 2-D grid as much as an interior stretch:
+        # a 129 x 129 grid whose last row and column are idle came out 9% idle, not 1.5%.)
+        used = [(c, g) for c, g in zip("xyz", (gx, gy, gz)) if c in self.blocks and g > 1]
+        per = {1: _MAX_BLOCKS, 2: 5, 3: 3}.get(len(used), 3)
 
-        # The first and last blocks (where edge guards bite) count once each; evenly spaced
-        # interior blocks stand for the rest.
-        k = _MAX_BLOCKS - 2
-        inner = [1 + (j * (n - 3)) // (k - 1) for j in range(k)]
-        return [at(0, 1.0), at(n - 1, 1.0)] + [at(lin, (n - 2) / k) for lin in inner]
+        def along(g: int) -> list:
+            if g <= per:
+                return [(v, 1.0) for v in range(g)]
+            k = per - 2
+            if k == 1:
+                return [(0, 1.0), (g - 1, 1.0), ((g - 1) // 2, float(g - 2))]
+            return [(0, 1.0), (g - 1, 1.0)] + [(1 + (j * (g - 3)) // (k - 1), (g - 2) / k) for j in range(k)]
+
+        out = [({}, 1.0)]
+        for c, g in used:
+            out = [({**vals, self.blocks[c]: v}, w * wv) for vals, w in out for v, wv in along(g)]
+        return out
 
     def _warp_count(self, lanes: list, bvals: dict, conds: list, trips: list, depth: int,
                     itvals: dict) -> float:

@@ -24,13 +24,19 @@ class KernelSync:
     launch's (see :func:`~.launch.fit_block`), ``races_checked`` whether races were looked for."""
 
     def __init__(self, kernel: ir.Function, launch: LaunchConfig, params: dict,
-                 global_check: bool = True):
+                 global_check: bool = True, given: Optional[dict] = None):
         self.kernel = kernel
         self.launch = launch
         self.params = params  # launch-site argument values, overridden by --param
         self.cfg = CFG(kernel)
+        # ``given``: the --param values; with the values every launch site agrees on, what a
+        # condition may be judged by for every launch
+        agreed = {**getattr(launch, "agreed_params", {}), **(given or {})}
         self.uni = Uniformity(kernel, self.cfg, block_params=getattr(launch, "block_params", None),
-                              block=tuple(launch.block) if launch.block else None)
+                              block=tuple(launch.block) if launch.block else None,
+                              known_block=tuple(launch.block) if getattr(launch, "block_agreed", False)
+                              and launch.block else None,
+                              known_params=agreed)
         self._sim: Optional[Simt] = None
         self._div: Optional[DivergenceFacts] = None
         self.block = tuple(launch.block)

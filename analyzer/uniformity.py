@@ -92,8 +92,14 @@ class Uniformity:
     def __init__(self, fn: ir.Function, cfg: Optional[CFG] = None, _callees: Optional[dict] = None,
                  divergent_params: frozenset = frozenset(), block_params: Optional[dict] = None,
                  block: Optional[tuple] = None, lane_params: frozenset = frozenset(),
-                 _per_lane: bool = False):
+                 _per_lane: bool = False, known_block: Optional[tuple] = None,
+                 known_params: Optional[dict] = None):
         self.fn = fn
+        #: the block and the integer parameter values (name -> int) that every launch of the
+        #: kernel has (or the command line gives): ``i < n`` with ``i = threadIdx.x + k *
+        #: blockDim.x`` is the same for the whole block when n is a multiple of blockDim.x
+        self._known_block = tuple(known_block) if known_block is not None else None
+        self._known_params = dict(known_params or {})
         #: the launch's block, if known: whether ``threadIdx.x % 32`` is the lane index
         self._block = tuple(block) if block is not None else None
         #: this instance judges "the same at each lane of every warp" (the lane index uniform)
@@ -381,6 +387,8 @@ class Uniformity:
             return None
         if isinstance(e, ir.BinOp) and self._thread_vs_block(e, at):
             return None
+        if isinstance(e, ir.BinOp) and self._strided_vs_multiple(e, at):
+            return None
         for c in e.children():
             if c is None:
                 continue
@@ -469,6 +477,42 @@ class Uniformity:
                 if c is not None and self._block_dim(b, at, 0) == c:
                     return True
         return False
+
+    def _strided_vs_multiple(self, e: ir.BinOp, at: Optional[Node]) -> bool:
+        """``i < n`` (or ``>=``, either way round) with ``i = threadIdx.c + k*blockDim.c`` (k >= 0
+        the same for the block) and n a multiple of blockDim.c for the launch: the block's
+        threads hold the values k*B .. k*B + B-1, all below n or none, since n = m*B (the
+        guarded tiled matrix product ``if (row < n && col < n) { ... __syncthreads(); ... }``
+        launched n/B blocks of B wide). Only where every launch has the same block and n."""
+        flip = {"<": ">", ">=": "<=", ">": "<", "<=": ">="}
+        if e.op not in flip or self._known_block is None:
+            return False
+        for op, t, b in ((e.op, e.lhs, e.rhs), (flip[e.op], e.rhs, e.lhs)):
+            if op not in ("<", ">="):
+                continue
+            n = self._known_int(b)
+            if n is None or n < 0:
+                continue
+            for comp, size in zip("xyz", self._known_block):
+                if size and size > 0 and n % size == 0 and self._strided(t, comp, at, 0, None):
+                    return True
+        return False
+
+    def _known_int(self, e: ir.Expr) -> Optional[int]:
+        """``e``'s value from constants and the kernel parameters every launch
+        passes the same known value in (parameters the kernel never writes)."""
+        env: dict = {}
+        for x in e.walk():
+            if isinstance(x, ir.VarRef):
+                v = x.var
+                if v.storage != "param" or v not in self.fn.params or v.name not in self._known_params \
+                        or self._var_bits.get(v, 0):
+                    return None
+                env[v] = self._known_params[v.name]
+            elif isinstance(x, (ir.Builtin, ir.Call)):
+                return None
+        v = constprop.evaluate(e, env)
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
 
     def _nonneg_uniform(self, e: ir.Expr, at: Optional[Node], depth: int) -> bool:
         """A block-uniform value that cannot be negative: constants >= 0, blockIdx, blockDim,
@@ -575,7 +619,8 @@ class Uniformity:
         if self._twin is None:
             seeded = frozenset(i for i, p in enumerate(self.fn.params) if p in self._seeded)
             self._twin = Uniformity(self.fn, self.cfg, self._callee_cache, seeded, self._block_params,
-                                    self._block, self._lane_params, _per_lane=True)
+                                    self._block, self._lane_params, _per_lane=True,
+                                    known_block=self._known_block, known_params=self._known_params)
         if at is None:
             at = self.cfg.node_of_expr(e)
         return self._twin._why(e, d, at) is None

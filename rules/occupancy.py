@@ -69,7 +69,9 @@ def low_occupancy(ctx: RuleContext):
          "propagation through the host code) is not a multiple of the warp size (32), and how "
          "many lanes of the last warp stay idle. A single block of one thread (`<<<1, 1>>>`, "
          "serial work run on the device on purpose) is not reported: rounding it up to 32 "
-         "threads would only add idle lanes. Many blocks of one thread (`<<<N, 1>>>` with N "
+         "threads would only add idle lanes; unless the kernel's loop is a grid-stride loop of "
+         "more iterations than a warp has lanes (known for the launch): written to spread over "
+         "the grid, it then runs them all on one thread. Many blocks of one thread (`<<<N, 1>>>` with N "
          "known to be more than 1) are an info: each holds a warp with 31 idle lanes, and an SM "
          "holds at most its block limit of them (32 threads of its 2,048 on sm_90); the same N "
          "threads in blocks of 128 or 256 use 1/32 of the warps. A latency test that wants one "
@@ -98,6 +100,15 @@ def block_not_warp_multiple(ctx: RuleContext):
         if threads == 1:
             nblocks = site.grid[0] * site.grid[1] * site.grid[2] if site.grid else None
             if nblocks is None or nblocks <= 1:
+                alone = _serial_grid_stride(ctx, site) if nblocks == 1 else None
+                if alone is not None:
+                    line, trips = alone
+                    msg = (f"a single thread launching `{site.kernel}` (<<<1, 1>>>) runs the "
+                           f"grid-stride loop at line {line} alone: {trips:,} iterations one after "
+                           f"another on one lane of one SM, where the loop is written to spread them "
+                           f"over the grid; launch enough threads to cover them (`<<<({trips} + 255) "
+                           f"/ 256, 256>>>`, or a few blocks per SM)")
+                    yield ctx.diag(me, site.range, msg, kernel=site.kernel)
                 continue  # a deliberate single-thread launch (serial set-up work): no block size rounds it
             slots = ctx.target.max_blocks_per_sm
             msg = (f"{nblocks} blocks of one thread launching `{site.kernel}`: each block holds a whole "
@@ -116,6 +127,19 @@ def block_not_warp_multiple(ctx: RuleContext):
                f"the warp size ({ws}): each block occupies {warps} warps and {idle} of its "
                f"{warps * ws} lanes ({100.0 * idle / (warps * ws):.1f}%) stay idle; use {better} threads")
         yield ctx.diag(me, site.range, msg, kernel=site.kernel)
+
+
+def _serial_grid_stride(ctx: RuleContext, site) -> Optional[tuple]:
+    """(line, trip count) when the kernel launched at ``site`` is analysed for that launch and
+    its hot loop is a grid-stride loop of more iterations than a warp has lanes."""
+    for k in ctx.kernels:
+        c = k.cgma
+        if c is None or k.launch.site is not site or not c.hot_loop_grid_stride:
+            continue
+        n = c.hot_loop_trips
+        if n is not None and n > ctx.target.warp_size:
+            return c.hot.line, n
+    return None
 
 
 @rule(

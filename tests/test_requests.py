@@ -512,3 +512,36 @@ def test_a_branch_calling_an_arithmetic_helper_is_still_predicated(tmp_path):
     assert len(st) == 1 and st[0].moving_share == 0.125 and st[0].requests == 64 * 8
     st = [a for a in ks["vialoop"].accesses if a.space == "shared" and a.kind == "store" and a.line == 16]
     assert len(st) == 1 and st[0].moving_share == 1.0
+def test_edge_blocks_of_a_2d_grid_weigh_what_they_hold(tmp_path):
+    """OLCF hw8's transposes: 32x32 blocks, grid (4096/32 + 1) x (4096/32 + 1) = 129 x 129,
+    the body under `if (row < m && col < m)` with m = 4096. The last column and the last row of
+    blocks (129 + 129 - 1 = 257 of 16,641) have no thread inside; every warp of the other
+    128 x 128 blocks has all 32 lanes inside: 128 * 128 * 32 = 524,288 global load requests,
+    and the predicated shared store is issued by all 129 * 129 * 32 = 532,512 warps, 524,288 /
+    532,512 = 98.46% of them moving data. Blocks sampled along the linear block index put too
+    much weight on the edge row (484,076 requests, 90.9%, before)."""
+    p = tmp_path / "t.cu"
+    p.write_text("""
+__global__ void tr(const int m, const double* a, double* c) {
+    __shared__ double s[32][33];
+    const int row = blockDim.x * blockIdx.x + threadIdx.x;
+    const int col = blockDim.y * blockIdx.y + threadIdx.y;
+    if (row < m && col < m)
+        s[threadIdx.x][threadIdx.y] = a[col * m + row];
+    __syncthreads();
+    if (row < m && col < m)
+        c[row * m + col] = s[threadIdx.y][threadIdx.x];
+}
+int main() {
+    double *a, *c;
+    dim3 threads(32, 32, 1);
+    dim3 blocks(4096 / 32 + 1, 4096 / 32 + 1, 1);
+    tr<<<blocks, threads>>>(4096, a, c);
+}
+""")
+    k = _file(str(p))["tr"]
+    ld, = _acc(k, "a", "load")
+    assert ld.requests == 128 * 128 * 32
+    st, = _acc(k, "s", "store")
+    assert st.requests == 129 * 129 * 32
+    assert abs(st.moving_share - 524288 / 532512) < 1e-9
