@@ -407,10 +407,6 @@ def misaligned(ctx: RuleContext):
         msg = (f"misaligned global {kinds(g)} `{ctx.access_text(a)}`: {num(a.sectors_per_request)} sectors "
                f"per request instead of {num(a.contiguous_sectors)} for aligned consecutive elements, "
                f"{pct(a.efficiency)} efficiency{assumed(a)}")
-        if a.base_offset is not None:
-            off, ptr, line = a.base_offset
-            msg += (f": the launch at line {line} passes `{a.variable.name if a.variable else a.base}` "
-                    f"{off} bytes past `{ptr}`, whose buffer is assumed 256-byte aligned")
         sev = "warning" if (confident(a) and ratio >= warn_ratio - 1e-9) else "info"
         key = (site.line, site.column, msg)
         if key in seen:

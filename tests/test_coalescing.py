@@ -634,7 +634,7 @@ def test_a_pointer_passed_into_its_allocation_at_the_launch(tmp_path):
     assert _acc(fa, "in").sectors_per_request == 5
     assert _acc(fa, "out", "store").sectors_per_request == 4
     (d,) = [d for d in diags if d.code == "CL202"]
-    assert d.location.line == 5 and "passes `in` 12 bytes past `d_in`" in d.message
+    assert d.location.line == 5 and "`in` points 12 bytes past `d_in` at the launch" in d.message
 
 
 def test_a_clamped_neighbour_in_a_kernel_that_never_reads_griddim(tmp_path):
