@@ -20,7 +20,7 @@ from .symbolic_textures import walk_texture_call
 from .texture_calls import texture_call
 from .symbolic_values import (AccessEvent, BitAnd, BitOr, BitXor, bounded, _coefficients, FoldTooCostly, in_memory,
                               INLINE_BUDGET, is_data, is_expr, is_volatile_type, lane_varying,
-                              larger_than, made, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque, piecewise,
+                              larger_than, made, operands_larger_than, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque, piecewise,
                               Pointer, ShiftLeft, ShiftRight, Value, WalkState)
 
 
@@ -307,8 +307,13 @@ class WalkerExprs:
         return self._arith(op, a, b, e.type)
 
     def _arith(self, op: str, a: Value, b: Value, t: ir.CType) -> Value:
-        r = self._arith_exact(op, a, b, t)
-        if is_expr(r) and larger_than(r, _FLOAT_EXPR_NODES if t.is_float else MAX_NODES):
+        limit = _FLOAT_EXPR_NODES if t.is_float else MAX_NODES
+        # A float result whose operands are already over the limit together is not built:
+        # sympy's product of two sums of sixty nodes costs milliseconds (SHOC's MaxFlops
+        # chains thousands of them), and such a value would be dropped below anyway.
+        too_big = t.is_float and is_expr(a) and is_expr(b) and operands_larger_than(a, b, limit)
+        r = None if too_big else self._arith_exact(op, a, b, t)
+        if too_big or is_expr(r) and larger_than(r, limit):
             # Floats never address memory; a hand-unrolled float recurrence (Mandelbrot's
             # x = x*x - y*y + c, twenty times) or integer hash rounds (MD5, CRC, a PRNG) would
             # grow without bound, where real index expressions stay small. Keep only what the

@@ -505,3 +505,53 @@ def test_folding_bounds_of_conditions_holding_choices():
     with pytest.raises(FoldTooCostly) as e:
         piecewise((sp.Integer(1), cd), (sp.Integer(0), sp.true))
     assert e.value.data is True
+
+
+def test_opaque_symbol_names_do_not_rescan_the_taken_ones():
+    # SHOC MaxFlops: thousands of float values over the node cap each become an opaque symbol
+    # named `float*` / `float+`; finding the next free name scanned float+, float+_2, ... from the
+    # start every time (n**2/2 set lookups, 3 s of a 10 s kernel). The names are the same as
+    # before (the first free one of name, name_2, ...), each found in a couple of lookups.
+    syms = S.Symbols()
+
+    class Counting(set):
+        lookups = 0
+
+        def __contains__(self, x):
+            Counting.lookups += 1
+            return set.__contains__(self, x)
+
+    syms._names = Counting(syms._names)
+    a = syms.opaque("x")
+    syms.opaque("x_3")  # a name of its own that the x series must step over
+    names = [syms.opaque("x").name for _ in range(3)] + [syms.opaque("float+").name for _ in range(1000)]
+    assert a.name == "x" and names[:3] == ["x_2", "x_4", "x_5"]
+    assert names[3:6] == ["float+", "float+_2", "float+_3"] and names[-1] == "float+_1000"
+    assert Counting.lookups < 3 * 1010  # scanning from the start: about 500,000
+
+
+def test_float_results_over_the_cap_are_not_built(tmp_path, monkeypatch):
+    # MaxFlops' MulMAdd: s = (v1 - v2*s)*s, unrolled; once two float operands are over the
+    # cap (64 nodes) together, their product is opaque anyway: it must not be built first
+    # (sympy's product of two sums of ~60 nodes costs milliseconds).
+    built = []
+    exact = S.Walker._arith_exact
+
+    def spy(self, op, a, b, t):
+        if t.is_float and S.is_expr(a) and S.is_expr(b):
+            built.append(sum(1 for _ in sp.preorder_traversal(a)) + sum(1 for _ in sp.preorder_traversal(b)))
+        return exact(self, op, a, b, t)
+
+    monkeypatch.setattr(S.Walker, "_arith_exact", spy)
+    ops = " ".join("s = (v1 - v2*s)*s;" for _ in range(12))
+    w, _ = walk(tmp_path, f"""
+    __global__ void k(float* data, float v1, float v2) {{
+        int gid = blockIdx.x * blockDim.x + threadIdx.x;
+        float s = data[gid];
+        {ops}
+        data[gid] = s;
+    }}""")
+    assert built and max(built) < 64
+    tx, _, _ = T(w)
+    st = ev(w, "data", "store")
+    assert sp.expand(st.offset - 4 * (tx + sym(w, "blockIdx.x") * sym(w, "blockDim.x"))) == 0
