@@ -667,6 +667,13 @@ class WalkerExprs:
         if full in _MINMAX or name in _MINMAX:
             fn = _MINMAX.get(full) or _MINMAX[name]
             if len(vals) == 2 and all(is_expr(v) for v in vals):
+                if e.type.is_float and not all(v.is_Number for v in vals):
+                    # A float min/max never addresses memory, and sympy orders the two sides
+                    # by asking its assumptions about them (0.2 s a call on SHOC S3D's
+                    # MIN(rtemp_inv, SMALL_INV) over reaction rates read from memory): kept
+                    # as what the access analysis needs, as for float arithmetic (_arith).
+                    return self._unknown(f"{name}()", lane=any(lane_varying(v, self.syms) for v in vals),
+                                         data=any(is_data(v) for v in vals))
                 try:
                     return made(fn, *vals)
                 except (TypeError, ValueError):

@@ -555,3 +555,32 @@ def test_float_results_over_the_cap_are_not_built(tmp_path, monkeypatch):
     tx, _, _ = T(w)
     st = ev(w, "data", "store")
     assert sp.expand(st.offset - 4 * (tx + sym(w, "blockIdx.x") * sym(w, "blockDim.x"))) == 0
+
+
+def test_float_min_max_are_not_ordered_by_sympy(tmp_path, monkeypatch):
+    # SHOC S3D: RB(k) = RF(k) * MIN(rtemp_inv, SMALL_INV), 206 times, each sympy Min asking
+    # its assumptions to order a rate read from memory against a constant (60 s of a 350 s
+    # profile). A float min/max is kept as an opaque value that remembers what the access
+    # analysis needs (varies by lane, read from memory); an integer min stays exact.
+    from cudalint.analyzer import symbolic_exprs as SE
+    built = []
+    made = SE.made
+    monkeypatch.setattr(SE, "made", lambda fn, *a: built.append((fn, a)) or made(fn, *a))
+    w, _ = walk(tmp_path, """
+    __global__ void k(const float* a, float* out, int* hist) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        float r = fminf(a[i] * 0.5f, 8.0f);
+        hist[(int)r] += 1;
+        float u = fmaxf((float)blockIdx.x, 2.0f);
+        out[(int)u] = r;
+        out[min(i, 255)] = 0.0f;
+    }""")
+    # the only min or max built is the integer min(i, 255) (the walk may build it twice)
+    tx, _, _ = T(w)
+    i = tx + sym(w, "blockIdx.x") * sym(w, "blockDim.x")
+    assert built and all(fn is sp.Min and a == (i, 255) for fn, a in built), built
+    h = ev(w, "hist", "load").offset
+    assert S.is_data(h) and S.lane_varying(h, w.syms)
+    u = ev(w, "out", "store").offset
+    assert not S.is_data(u) and not S.lane_varying(u, w.syms)
+    assert ev(w, "out", "store", nth=1).offset == 4 * sp.Min(i, 255)
