@@ -20,7 +20,7 @@ from .symbolic_textures import walk_texture_call
 from .texture_calls import texture_call
 from .symbolic_values import (AccessEvent, BitAnd, BitOr, BitXor, bounded, _coefficients, FoldTooCostly, in_memory,
                               INLINE_BUDGET, is_data, is_expr, is_volatile_type, lane_varying,
-                              larger_than, made, operands_larger_than, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque, piecewise,
+                              larger_than, LocalLoad, made, operands_larger_than, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque, piecewise,
                               Pointer, ShiftLeft, ShiftRight, Value, WalkState)
 
 
@@ -562,6 +562,10 @@ class WalkerExprs:
             val = MemLoad(sp.Symbol(loc.name or "mem"), _element_index(loc.pointer.offset, loc.elem.size))
             return Pointer(None, "global", val, el, is_volatile_type(el), f"{loc.name}[]")
         off = loc.pointer.offset
+        if loc.pointer.space in ("local", "register"):
+            t = self.syms.thread
+            return LocalLoad(sp.Symbol(loc.name or "mem"), _element_index(off, loc.elem.size),
+                             t["x"], t["y"], t["z"])
         return MemLoad(sp.Symbol(loc.name or "mem"), _element_index(off, loc.elem.size))
 
     def _load(self, e: ir.Expr, st: WalkState) -> Value:

@@ -30,6 +30,19 @@ class MemLoad(sp.Function):
         return f"{name}[{rest}]"
 
 
+class LocalLoad(MemLoad):
+    """A value read from thread-private memory (a local array, a scalar passed by address):
+    ``LocalLoad(name, *index, threadIdx.x, threadIdx.y, threadIdx.z)``. Every thread has its own
+    copy, so the value differs between lanes even where the index is the same for all of them
+    (XSBench's ``seed`` advanced through ``&seed`` by each thread's own generator); the thread
+    indices are arguments only to say so, and are not printed."""
+
+    def _sympystr(self, printer):
+        name = printer._print(self.args[0])
+        rest = ", ".join(printer._print(a) for a in self.args[1:-3])
+        return f"{name}[{rest}]"
+
+
 class Opaque(sp.Function):
     """A value the analysis does not model (an unknown call, a loop-carried variable that
     depends on the thread, ...): ``Opaque(name, *args)``."""

@@ -584,3 +584,25 @@ def test_float_min_max_are_not_ordered_by_sympy(tmp_path, monkeypatch):
     u = ev(w, "out", "store").offset
     assert not S.is_data(u) and not S.lane_varying(u, w.syms)
     assert ev(w, "out", "store", nth=1).offset == 4 * sp.Min(i, 255)
+
+
+def test_a_value_read_from_thread_private_memory_differs_between_lanes(tmp_path):
+    # XSBench: each thread advances its own `seed` through a pointer (pick_mat(&seed)), and the
+    # material it picks indexes the tables. `seed` lives in each thread's local memory: the same
+    # address in every lane holds a different value, so the table index is read from memory and
+    # differs between lanes (data-dependent), not the same word for the whole warp ("broadcast",
+    # 1 sector, before).
+    w, _ = walk(tmp_path, """
+    __device__ int pick(unsigned long long* seed) {
+        *seed = *seed * 6364136223846793005ULL + 1ULL;
+        return (int)(*seed >> 40) & 1023;
+    }
+    __global__ void k(const float* table, float* out) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        unsigned long long seed = 12345ULL + i;
+        int m = pick(&seed);
+        out[i] = table[m];
+    }""")
+    t = ev(w, "table").offset
+    assert S.is_data(t) and S.lane_varying(t, w.syms)
+    assert "seed[0]" in ev(w, "table").index_text() and "threadIdx" not in ev(w, "table").index_text()
