@@ -314,3 +314,13 @@ def test_a_query_on_its_own_line_is_not_an_ignored_error(tmp_path):
     assert [(x.location.line, x.location.column) for x in d] == [(12, 24), (13, 5)], d
     assert "`cudaEventQuery()` is stored in `lost`" in d[0].message
     assert "`cudaEventDestroy()` is ignored" in d[1].message
+
+
+def test_one_unchecked_launch_in_a_host_template_is_one_finding(tmp_path):
+    # SHOC S3D's RunTest<real> (float and double) launches 27 kernels unchecked: 54 identical
+    # warnings, two at each launch, before; one each now, saying it stands for both.
+    from pathlib import Path
+    src = (Path(__file__).resolve().parent.parent / "fixtures" / "host" / "launch_in_template.cu").read_text()
+    diags = [d for d in check(tmp_path, src) if d.code == "CL702"]
+    assert [d.location.line for d in diags] == [10]
+    assert "(2 such launches, one per instantiation of the function)" in diags[0].message
