@@ -104,13 +104,14 @@ def _symbolic_limit(x) -> Optional[float]:
     return None
 
 
-def _vanishes_together(x) -> bool:
-    """Whether the numerator of ``x`` is 0 when every size is the same (not otherwise)."""
+def _vanishes_together(x, keep=frozenset()) -> bool:
+    """Whether the numerator of ``x`` is 0 when every size (every free symbol but ``keep``) is
+    the same, and not otherwise."""
     if not isinstance(x, sp.Basic) or not x.free_symbols:
         return False
     n = sp.expand(x.as_numer_denom()[0])
     t = sp.Symbol("_t", positive=True)
-    return n != 0 and sp.expand(n.subs({s: t for s in n.free_symbols})) == 0
+    return n != 0 and sp.expand(n.subs({s: t for s in n.free_symbols - set(keep)})) == 0
 
 
 def _rational_limit(y, t):
@@ -199,6 +200,8 @@ def _limit_holding(x, fixed) -> Optional[float]:
         return _limit(x)
     t = sp.Symbol("_t", positive=True)
     y = x.subs({s: t for s in x.free_symbols - held})
+    if _vanishes_together(x, keep=held):
+        return None  # as in _symbolic_limit: the sizes must grow apart for the count to count
     try:
         lim = sp.limit(y, t, sp.oo) if t in y.free_symbols else y
     except Exception:  # sympy can fail on exotic expressions
