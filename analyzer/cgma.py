@@ -87,6 +87,11 @@ def _symbolic_limit(x) -> Optional[float]:
     t = sp.Symbol("_t", positive=True)
     try:
         y = x.subs({s: t for s in x.free_symbols})
+        if y == 0 and sp.expand(x.as_numer_denom()[0]) != 0:
+            # A count that vanishes when every size is the same (the n - m trips of
+            # `for (j = m; j < n; j++)`, SHOC QTC's `j = last_index_checked; j < max_degree`):
+            # its limit depends on how the sizes grow apart, so there is no one number.
+            return None
         lim = _rational_limit(y, t)
         if lim is None:
             lim = sp.limit(y, t, sp.oo)
@@ -97,6 +102,16 @@ def _symbolic_limit(x) -> Optional[float]:
     if lim.is_number and lim.is_finite:
         return float(lim)
     return None
+
+
+def _vanishes_together(x, keep=frozenset()) -> bool:
+    """Whether the numerator of ``x`` is 0 when every size (every free symbol but ``keep``) is
+    the same, and not otherwise."""
+    if not isinstance(x, sp.Basic) or not x.free_symbols:
+        return False
+    n = sp.expand(x.as_numer_denom()[0])
+    t = sp.Symbol("_t", positive=True)
+    return n != 0 and sp.expand(n.subs({s: t for s in n.free_symbols - set(keep)})) == 0
 
 
 def _rational_limit(y, t):
@@ -185,6 +200,8 @@ def _limit_holding(x, fixed) -> Optional[float]:
         return _limit(x)
     t = sp.Symbol("_t", positive=True)
     y = x.subs({s: t for s in x.free_symbols - held})
+    if _vanishes_together(x, keep=held):
+        return None  # as in _symbolic_limit: the sizes must grow apart for the count to count
     try:
         lim = sp.limit(y, t, sp.oo) if t in y.free_symbols else y
     except Exception:  # sympy can fail on exotic expressions
@@ -972,6 +989,10 @@ def kernel_roofline(c: CgmaFacts, opts) -> RooflineFacts:
         elif c.unknowable():
             why = ("the kernel's CGMA cannot be known: a loop trip count (upper bound minus start) "
                    "is negative for the sizes assumed; pass --param with the real sizes")
+        elif _vanishes_together(c.kernel):
+            why = ("the kernel's CGMA depends on how its sizes grow apart: a count vanishes when "
+                   "they are all the same (a trip count such as n - m); pass --param with the real "
+                   "sizes")
         else:
             why = "the kernel's CGMA has no finite limit"
         return RooflineFacts(None, how, src, error=why)

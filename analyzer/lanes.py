@@ -336,10 +336,16 @@ class AddressEvaluator:
         # lanes still active, in one compiled loop
         tvs = [thread_values(self.syms, ln) for ln in lanes]
         live = list(range(len(lanes)))
+        open_ = []  # conditions some live lane could not decide
         for c in conds:
             if not live:
                 break
-            live = [i for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live], {})) if b is not False]
+            got = num_bool_lanes(c, [tvs[i] for i in live], {})
+            if any(b is None for b in got):
+                open_.append(c)
+            live = [i for i, b in zip(live, got) if b is not False]
+        if open_ and len(live) > 1:
+            live = _window(open_, live, tvs, self._thread_syms)
         out = [lanes[i] for i in live]
         self._active_cache[key] = out
         return out
@@ -782,6 +788,95 @@ class AddressEvaluator:
             notes.append("a value read from memory that offsets the whole warp is assumed to keep "
                          "the access aligned")
         return {r: Fraction(k, den) for r, k in dist.items()}
+
+
+def _conjuncts(c) -> list:
+    c = sp.logic.boolalg.to_nnf(c) if isinstance(c, sp.logic.boolalg.Boolean) else c
+    return list(c.args) if isinstance(c, sp.And) else [c]
+
+
+def _window(conds: list, live: list, tvs: list, thread_syms: set) -> list:
+    """The lanes of ``live`` that can be active together under ``conds``, conditions that
+    compare the thread index with a value the same for every lane that is not known (``i < n``
+    and ``!(i + 3 < n)``: the scalar tail after a loop of 4-element vectors). Where every
+    lane-dependent part of them is ``T(thread) + k*W REL 0`` with one uniform integer ``W``
+    (``4*blockDim.x*blockIdx.x - n``), each lane is active for an interval of values of W, and
+    the lanes active together are those whose intervals share a value: of all such groups, the
+    largest (the first value of W that reaches it). A bound check alone (``i < n``) lets every
+    lane through for a large n, so nothing changes; the tail's ``n - 3 <= i < n`` lets through
+    one lane of a warp whose i are 4 apart, wherever n falls. Anything else (a product of W and
+    the thread, two unknowns that do not go together, a Mod): ``live`` unchanged."""
+    rels = []
+    for c in conds:
+        for a in _conjuncts(c):
+            if a is sp.true or not (getattr(a, "free_symbols", set()) & thread_syms):
+                continue  # the same for every lane: it gates the whole warp or none of it
+            if not isinstance(a, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan,
+                                  sp.GreaterThan, sp.Equality)):
+                return live
+            rels.append(a)
+    if not rels:
+        return live
+    common = None
+    parts = []
+    for r in rels:
+        d = sp.expand(r.lhs - r.rhs)
+        t_part = sp.Add(*[x for x in sp.Add.make_args(d) if x.free_symbols & thread_syms or x.is_Number])
+        w_part = d - t_part
+        if w_part.free_symbols & thread_syms or not w_part.free_symbols or \
+                any(not (s.is_integer) for s in t_part.free_symbols | w_part.free_symbols):
+            return live
+        if common is None:
+            common = w_part
+        k = sp.cancel(w_part / common)
+        if not k.is_Rational or k == 0:
+            return live
+        parts.append((r, t_part, k))
+    if not (common.is_polynomial() and all(c.is_Integer for c in sp.Poly(common).coeffs())):
+        return live
+    lo_hi = []
+    for i in live:
+        lo, hi = -math.inf, math.inf
+        for r, t_part, k in parts:
+            t = num(t_part, tvs[i])
+            if isinstance(t, bool) or not isinstance(t, (int, Fraction)):
+                return live
+            # k*W + t REL 0, W an integer: the bound on W
+            x = Fraction(-t) / Fraction(int(k.p), int(k.q))
+            op = type(r)
+            if k < 0:
+                op = {sp.StrictLessThan: sp.StrictGreaterThan, sp.LessThan: sp.GreaterThan,
+                      sp.StrictGreaterThan: sp.StrictLessThan, sp.GreaterThan: sp.LessThan}.get(op, op)
+            if op is sp.StrictLessThan:
+                hi = min(hi, math.ceil(x) - 1)
+            elif op is sp.LessThan:
+                hi = min(hi, math.floor(x))
+            elif op is sp.StrictGreaterThan:
+                lo = max(lo, math.floor(x) + 1)
+            elif op is sp.GreaterThan:
+                lo = max(lo, math.ceil(x))
+            else:  # equality: one value, when x is an integer
+                if x.denominator != 1:
+                    lo, hi = 1, 0
+                else:
+                    lo, hi = max(lo, int(x)), min(hi, int(x))
+        lo_hi.append((lo, hi))
+    best, at = 0, None
+    for w in sorted({lo for lo, hi in lo_hi if lo <= hi}):
+        n = sum(1 for lo, hi in lo_hi if lo <= w <= hi)
+        if n > best:
+            best, at = n, w
+    if any(lo == -math.inf and lo <= hi for lo, hi in lo_hi):
+        # intervals open below: below every finite bound, exactly those lanes are active
+        w = min([b for iv in lo_hi for b in iv if b not in (-math.inf, math.inf)] or [0]) - 1
+        n = sum(1 for lo, hi in lo_hi if lo <= w <= hi)
+        if n > best:
+            best, at = n, w
+    if not any(lo <= hi for lo, hi in lo_hi):
+        return []  # contradictory for every lane (``i + 3 >= n`` and ``i + 3 < n``): never runs
+    if at is None or best >= len(live):
+        return live
+    return [i for i, (lo, hi) in zip(live, lo_hi) if lo <= at <= hi]
 
 
 def _sequence_text(seq: Optional[list]) -> str:

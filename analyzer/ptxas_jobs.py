@@ -15,9 +15,11 @@ waits).
 from __future__ import annotations
 
 import os
+import signal
 import threading
 from collections import deque
 from concurrent.futures import CancelledError, Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable, Optional, Sequence
 
 __all__ = ["ptxas_args", "start", "start_locked", "report", "wanted", "set_threads", "finish", "queueing"]
@@ -312,6 +314,24 @@ class queueing:
         return False
 
 
+#: Of the time left before the file's time limit, this much (at least) is kept for the rest of
+#: the analysis when a compile is waited for.
+RESERVE_S, RESERVE_FRACTION = 10.0, 0.3
+
+
+def _wait_budget() -> Optional[float]:
+    """How long the analysis may wait for a background compile: the time left on the file's
+    limit (rules/runner.time_limit's timer) less a reserve, so that a slow nvcc (XSBench's
+    Simulation.cu pulls in thrust: over a minute) costs the exact register count, not every
+    finding of the file. None (wait as long as it takes) when no limit is running."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "getitimer"):
+        return None
+    left = signal.getitimer(signal.ITIMER_REAL)[0]
+    if left <= 0:
+        return None
+    return max(0.0, left - max(RESERVE_S, RESERVE_FRACTION * left))
+
+
 def report(path: str, arch: str, include_dirs: Sequence[str], defines: Sequence[str], std: Optional[str],
            instantiations: tuple = ()):
     """The :class:`~.registers.PtxasReport` for these arguments: the background job's when one
@@ -333,10 +353,16 @@ def report(path: str, arch: str, include_dirs: Sequence[str], defines: Sequence[
     with _lock:
         fut = _jobs.get(key)
     if fut is not None:
+        budget = _wait_budget()
         try:
-            return fut.result()
+            return fut.result(timeout=budget)
         except CancelledError:  # left for when asked (a file without kernels): asked now
             pass
+        except FutureTimeout:
+            from .registers import PtxasReport
+            return PtxasReport(ok=False, reason=(
+                f"the compile did not finish within {budget:.0f} s, the part of the file's time "
+                f"limit left after a reserve for the rest of the analysis"))
     rep = _compile(key)
     fut = Future()
     fut.set_result(rep)

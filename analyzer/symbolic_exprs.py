@@ -20,7 +20,7 @@ from .symbolic_textures import walk_texture_call
 from .texture_calls import texture_call
 from .symbolic_values import (AccessEvent, BitAnd, BitOr, BitXor, bounded, _coefficients, FoldTooCostly, in_memory,
                               INLINE_BUDGET, is_data, is_expr, is_volatile_type, lane_varying,
-                              larger_than, made, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque, piecewise,
+                              larger_than, LocalLoad, made, operands_larger_than, MAX_INLINE_DEPTH, MAX_NODES, MemLoad, negate, Opaque, piecewise,
                               Pointer, ShiftLeft, ShiftRight, Value, WalkState)
 
 
@@ -323,8 +323,13 @@ class WalkerExprs:
         return self._arith(op, a, b, e.type)
 
     def _arith(self, op: str, a: Value, b: Value, t: ir.CType) -> Value:
-        r = self._arith_exact(op, a, b, t)
-        if is_expr(r) and larger_than(r, _FLOAT_EXPR_NODES if t.is_float else MAX_NODES):
+        limit = _FLOAT_EXPR_NODES if t.is_float else MAX_NODES
+        # A float result whose operands are already over the limit together is not built:
+        # sympy's product of two sums of sixty nodes costs milliseconds (SHOC's MaxFlops
+        # chains thousands of them), and such a value would be dropped below anyway.
+        too_big = t.is_float and is_expr(a) and is_expr(b) and operands_larger_than(a, b, limit)
+        r = None if too_big else self._arith_exact(op, a, b, t)
+        if too_big or is_expr(r) and larger_than(r, limit):
             # Floats never address memory; a hand-unrolled float recurrence (Mandelbrot's
             # x = x*x - y*y + c, twenty times) or integer hash rounds (MD5, CRC, a PRNG) would
             # grow without bound, where real index expressions stay small. Keep only what the
@@ -579,6 +584,10 @@ class WalkerExprs:
             val = MemLoad(sp.Symbol(loc.name or "mem"), _element_index(loc.pointer.offset, loc.elem.size))
             return Pointer(None, "global", val, el, is_volatile_type(el), f"{loc.name}[]")
         off = loc.pointer.offset
+        if loc.pointer.space in ("local", "register"):
+            t = self.syms.thread
+            return LocalLoad(sp.Symbol(loc.name or "mem"), _element_index(off, loc.elem.size),
+                             t["x"], t["y"], t["z"])
         return MemLoad(sp.Symbol(loc.name or "mem"), _element_index(off, loc.elem.size))
 
     def _load(self, e: ir.Expr, st: WalkState) -> Value:
@@ -686,6 +695,13 @@ class WalkerExprs:
         if full in _MINMAX or name in _MINMAX:
             fn = _MINMAX.get(full) or _MINMAX[name]
             if len(vals) == 2 and all(is_expr(v) for v in vals):
+                if e.type.is_float and not all(v.is_Number for v in vals):
+                    # A float min/max never addresses memory, and sympy orders the two sides
+                    # by asking its assumptions about them (0.2 s a call on SHOC S3D's
+                    # MIN(rtemp_inv, SMALL_INV) over reaction rates read from memory): kept
+                    # as what the access analysis needs, as for float arithmetic (_arith).
+                    return self._unknown(f"{name}()", lane=any(lane_varying(v, self.syms) for v in vals),
+                                         data=any(is_data(v) for v in vals))
                 try:
                     return made(fn, *vals)
                 except (TypeError, ValueError):

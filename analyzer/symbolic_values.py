@@ -30,6 +30,19 @@ class MemLoad(sp.Function):
         return f"{name}[{rest}]"
 
 
+class LocalLoad(MemLoad):
+    """A value read from thread-private memory (a local array, a scalar passed by address):
+    ``LocalLoad(name, *index, threadIdx.x, threadIdx.y, threadIdx.z)``. Every thread has its own
+    copy, so the value differs between lanes even where the index is the same for all of them
+    (XSBench's ``seed`` advanced through ``&seed`` by each thread's own generator); the thread
+    indices are arguments only to say so, and are not printed."""
+
+    def _sympystr(self, printer):
+        name = printer._print(self.args[0])
+        rest = ", ".join(printer._print(a) for a in self.args[1:-3])
+        return f"{name}[{rest}]"
+
+
 class Opaque(sp.Function):
     """A value the analysis does not model (an unknown call, a loop-carried variable that
     depends on the thread, ...): ``Opaque(name, *args)``."""
@@ -151,14 +164,21 @@ class Symbols:
         self.info: dict[sp.Symbol, SymInfo] = {}
         self._by_key: dict = {}
         self._names: set[str] = set()
+        self._next: dict[str, int] = {}  # name -> the suffix to try next (see _unique)
         self.thread = {c: self._builtin("threadIdx", c, THREAD) for c in "xyz"}
 
     def _unique(self, name: str) -> str:
-        n, k = name, 1
+        # The first free name of name, name_2, name_3, ...; names are never released, so the
+        # search resumes where the last one for ``name`` stopped (a kernel of thousands of
+        # opaque float values made the scan from 2 quadratic: SHOC MaxFlops).
+        n, k = name, self._next.get(name, 1)
+        if k > 1:
+            n = f"{name}_{k}"
         while n in self._names:
             k += 1
             n = f"{name}_{k}"
         self._names.add(n)
+        self._next[name] = k
         return n
 
     def make(self, key, name: str, kind: str, **kw) -> sp.Symbol:
@@ -373,6 +393,12 @@ def larger_than(e: sp.Basic, limit: int) -> bool:
     ``preorder_traversal`` counts them). Sizes are memoised per subexpression: the walker
     asks this of every intermediate value, most of which it measured before."""
     return _size(e, limit) > limit
+
+
+def operands_larger_than(a: sp.Basic, b: sp.Basic, limit: int) -> bool:
+    """Whether ``a op b``, built as a tree of its own, would have more than ``limit`` nodes."""
+    n = _size(a, limit)
+    return n >= limit or n + _size(b, limit) >= limit
 
 
 def _size(e, cap: int) -> int:

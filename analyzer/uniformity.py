@@ -122,6 +122,7 @@ class Uniformity:
         self.divergent_decisions: set = set()
         self.reasons: dict = {}  # var or node -> why divergent (text)
         self._defs: list[_Def] = []
+        self._index_memo: dict = {}  # _thread_index / _block_dim answers
         self._uses: dict = {}  # var -> set of nodes
         #: references bound to memory (``int& next = l_mem[0];``): the variable *is* that
         #: memory, so reading it is a load at the bound address, and writing it a store
@@ -415,7 +416,12 @@ class Uniformity:
 
     def _reaching_defs(self, v, at: Optional[Node]) -> list:
         bits = self._reaching_bits(v, at)
-        return [d for d in self._defs if d.bit & bits]
+        out = []
+        while bits:  # in the order of self._defs, reading only the bits that are set
+            low = bits & -bits
+            bits ^= low
+            out.append(self._def_of_bit(low))
+        return out
 
     def _plain_defs(self, v, at: Optional[Node]) -> Optional[list]:
         """The whole-variable definitions of local ``v`` that reach ``at``, or None when some
@@ -436,6 +442,13 @@ class Uniformity:
     def _block_dim(self, e: ir.Expr, at: Optional[Node], depth: int) -> Optional[str]:
         """The component c when ``e`` is ``blockDim.c`` (or a local every reaching definition
         of which sets it to ``blockDim.c``)."""
+        key = ("b", id(e), at, depth, len(self.divergent_decisions))  # as in _thread_index
+        hit = self._index_memo.get(key)
+        if hit is None:  # the expression is kept with its answer, so that its id stays its own
+            hit = self._index_memo[key] = (e, self._block_dim_of(e, at, depth))
+        return hit[1]
+
+    def _block_dim_of(self, e: ir.Expr, at: Optional[Node], depth: int) -> Optional[str]:
         e = _strip(e)
         if isinstance(e, ir.Builtin):
             return e.component if e.name == "blockDim" and e.component in ("x", "y", "z") else None
@@ -453,6 +466,18 @@ class Uniformity:
     def _thread_index(self, e: ir.Expr, at: Optional[Node], depth: int = 0) -> Optional[str]:
         """The component c when ``e`` is ``threadIdx.c`` (or a local every reaching definition
         of which sets it to ``threadIdx.c``)."""
+        # Memoised: chains of locals each defined on several paths (SHOC QTC's twelve
+        # prefetched candidates, set in macro-expanded do/while(0) blocks) are otherwise
+        # followed once per path combination, exponentially in the depth.
+        # The answer rests on the divergent decisions found so far (a set the solver only
+        # grows), so their number is part of the key.
+        key = ("t", id(e), at, depth, len(self.divergent_decisions))
+        hit = self._index_memo.get(key)
+        if hit is None:  # the expression is kept with its answer, so that its id stays its own
+            hit = self._index_memo[key] = (e, self._thread_index_of(e, at, depth))
+        return hit[1]
+
+    def _thread_index_of(self, e: ir.Expr, at: Optional[Node], depth: int) -> Optional[str]:
         e = _strip(e)
         if isinstance(e, ir.Builtin):
             return e.component if e.name == "threadIdx" and e.component in ("x", "y", "z") else None

@@ -540,3 +540,15 @@ def test_a_tile_size_in_a_loop_bound_is_counted(tmp_path):
         """))
     j = analyse(p)["k2"].cgma.to_json()
     assert (j["flops"], j["global_accesses"], j["kernel"]) == (14, 2, 7)
+
+
+def test_limit_holding_unknown_trips_needs_sizes_that_grow_apart():
+    # SHOC QTC's QTC_device: per trip of loops cudalint cannot count (T), an inner loop
+    # `for (j = last_index_checked; j < max_degree; j++)` runs max_degree - last_index_checked
+    # times: CGMA 2T(n - m) / (2T(n - m) + 1). With n and m growing together it is 0 ("CGMA 0,
+    # at most 0 GFLOPS", CL501, before); how they grow apart decides it, so there is no number.
+    # The same count over n alone tends to 1 (by hand: 2Tn / (2Tn + 1)).
+    from cudalint.analyzer.cgma import _limit_holding
+    T, n, m = sp.Symbol("T", positive=True), sp.Symbol("n", positive=True), sp.Symbol("m", positive=True)
+    assert _limit_holding(2 * T * (n - m) / (2 * T * (n - m) + 1), {T}) is None
+    assert _limit_holding(2 * T * n / (2 * T * n + 1), {T}) == 1.0

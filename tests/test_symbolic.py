@@ -505,3 +505,104 @@ def test_folding_bounds_of_conditions_holding_choices():
     with pytest.raises(FoldTooCostly) as e:
         piecewise((sp.Integer(1), cd), (sp.Integer(0), sp.true))
     assert e.value.data is True
+
+
+def test_opaque_symbol_names_do_not_rescan_the_taken_ones():
+    # SHOC MaxFlops: thousands of float values over the node cap each become an opaque symbol
+    # named `float*` / `float+`; finding the next free name scanned float+, float+_2, ... from the
+    # start every time (n**2/2 set lookups, 3 s of a 10 s kernel). The names are the same as
+    # before (the first free one of name, name_2, ...), each found in a couple of lookups.
+    syms = S.Symbols()
+
+    class Counting(set):
+        lookups = 0
+
+        def __contains__(self, x):
+            Counting.lookups += 1
+            return set.__contains__(self, x)
+
+    syms._names = Counting(syms._names)
+    a = syms.opaque("x")
+    syms.opaque("x_3")  # a name of its own that the x series must step over
+    names = [syms.opaque("x").name for _ in range(3)] + [syms.opaque("float+").name for _ in range(1000)]
+    assert a.name == "x" and names[:3] == ["x_2", "x_4", "x_5"]
+    assert names[3:6] == ["float+", "float+_2", "float+_3"] and names[-1] == "float+_1000"
+    assert Counting.lookups < 3 * 1010  # scanning from the start: about 500,000
+
+
+def test_float_results_over_the_cap_are_not_built(tmp_path, monkeypatch):
+    # MaxFlops' MulMAdd: s = (v1 - v2*s)*s, unrolled; once two float operands are over the
+    # cap (64 nodes) together, their product is opaque anyway: it must not be built first
+    # (sympy's product of two sums of ~60 nodes costs milliseconds).
+    built = []
+    exact = S.Walker._arith_exact
+
+    def spy(self, op, a, b, t):
+        if t.is_float and S.is_expr(a) and S.is_expr(b):
+            built.append(sum(1 for _ in sp.preorder_traversal(a)) + sum(1 for _ in sp.preorder_traversal(b)))
+        return exact(self, op, a, b, t)
+
+    monkeypatch.setattr(S.Walker, "_arith_exact", spy)
+    ops = " ".join("s = (v1 - v2*s)*s;" for _ in range(12))
+    w, _ = walk(tmp_path, f"""
+    __global__ void k(float* data, float v1, float v2) {{
+        int gid = blockIdx.x * blockDim.x + threadIdx.x;
+        float s = data[gid];
+        {ops}
+        data[gid] = s;
+    }}""")
+    assert built and max(built) < 64
+    tx, _, _ = T(w)
+    st = ev(w, "data", "store")
+    assert sp.expand(st.offset - 4 * (tx + sym(w, "blockIdx.x") * sym(w, "blockDim.x"))) == 0
+
+
+def test_float_min_max_are_not_ordered_by_sympy(tmp_path, monkeypatch):
+    # SHOC S3D: RB(k) = RF(k) * MIN(rtemp_inv, SMALL_INV), 206 times, each sympy Min asking
+    # its assumptions to order a rate read from memory against a constant (60 s of a 350 s
+    # profile). A float min/max is kept as an opaque value that remembers what the access
+    # analysis needs (varies by lane, read from memory); an integer min stays exact.
+    from cudalint.analyzer import symbolic_exprs as SE
+    built = []
+    made = SE.made
+    monkeypatch.setattr(SE, "made", lambda fn, *a: built.append((fn, a)) or made(fn, *a))
+    w, _ = walk(tmp_path, """
+    __global__ void k(const float* a, float* out, int* hist) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        float r = fminf(a[i] * 0.5f, 8.0f);
+        hist[(int)r] += 1;
+        float u = fmaxf((float)blockIdx.x, 2.0f);
+        out[(int)u] = r;
+        out[min(i, 255)] = 0.0f;
+    }""")
+    # the only min or max built is the integer min(i, 255) (the walk may build it twice)
+    tx, _, _ = T(w)
+    i = tx + sym(w, "blockIdx.x") * sym(w, "blockDim.x")
+    assert built and all(fn is sp.Min and a == (i, 255) for fn, a in built), built
+    h = ev(w, "hist", "load").offset
+    assert S.is_data(h) and S.lane_varying(h, w.syms)
+    u = ev(w, "out", "store").offset
+    assert not S.is_data(u) and not S.lane_varying(u, w.syms)
+    assert ev(w, "out", "store", nth=1).offset == 4 * sp.Min(i, 255)
+
+
+def test_a_value_read_from_thread_private_memory_differs_between_lanes(tmp_path):
+    # XSBench: each thread advances its own `seed` through a pointer (pick_mat(&seed)), and the
+    # material it picks indexes the tables. `seed` lives in each thread's local memory: the same
+    # address in every lane holds a different value, so the table index is read from memory and
+    # differs between lanes (data-dependent), not the same word for the whole warp ("broadcast",
+    # 1 sector, before).
+    w, _ = walk(tmp_path, """
+    __device__ int pick(unsigned long long* seed) {
+        *seed = *seed * 6364136223846793005ULL + 1ULL;
+        return (int)(*seed >> 40) & 1023;
+    }
+    __global__ void k(const float* table, float* out) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        unsigned long long seed = 12345ULL + i;
+        int m = pick(&seed);
+        out[i] = table[m];
+    }""")
+    t = ev(w, "table").offset
+    assert S.is_data(t) and S.lane_varying(t, w.syms)
+    assert "seed[0]" in ev(w, "table").index_text() and "threadIdx" not in ev(w, "table").index_text()
