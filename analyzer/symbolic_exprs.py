@@ -46,6 +46,17 @@ class _MemLoc:
     notes: list = field(default_factory=list)
 
 
+def _may_wrap(op: str, a, b, t: ir.CType) -> bool:
+    """A product (or left shift) of a variable by a constant of 3/4 of the type's bits or more
+    (2^24 for 32 bits, 2^48 for 64): an LCG's or a hash's multiplier, whose products wrap; an
+    index's row pitch stays far below."""
+    bits = 8 * (t.size or 4)
+    if op == "<<":
+        k = _int_value(b)
+        return k is not None and k >= 3 * bits // 4
+    return any(isinstance(x, sp.Integer) and abs(int(x)) >= 1 << (3 * bits // 4) for x in (a, b))
+
+
 def _local_scalar(p: "Pointer", extra, t: ir.CType) -> Optional["_VarLoc"]:
     """``*p`` / ``p[0]`` where ``p = &v`` and ``v`` is a thread's own scalar variable (a
     register): ``v`` itself (``LCG_random_double(&seed)`` reading and updating ``*seed``), not a
@@ -335,6 +346,11 @@ class WalkerExprs:
             # grow without bound, where real index expressions stay small. Keep only what the
             # access analysis needs to know of such a value: lane-varying? read from memory?
             return self._unknown(f"float{op}", lane=lane_varying(a, self.syms) or lane_varying(b, self.syms),
+                                 data=is_data(a) or is_data(b))
+        if op in ("*", "<<") and not t.is_float and is_expr(r) and not r.is_Integer and _may_wrap(op, a, b, t):
+            # a multiplier past half the type's range (an LCG's 6364136223846793005, a hash's
+            # constant): the product wraps around, which the exact arithmetic does not model
+            return self._unknown(f"wrap{op}", lane=lane_varying(a, self.syms) or lane_varying(b, self.syms),
                                  data=is_data(a) or is_data(b))
         return r
 

@@ -603,6 +603,24 @@ def test_a_value_read_from_thread_private_memory_differs_between_lanes(tmp_path)
         int m = pick(&seed);
         out[i] = table[m];
     }""")
+    # the pointer is the thread's own `seed` (its value is followed through *seed), and the LCG's
+    # multiplier wraps the 64-bit product: a per-lane value the analysis does not model
     t = ev(w, "table").offset
-    assert S.is_data(t) and S.lane_varying(t, w.syms)
-    assert "seed[0]" in ev(w, "table").index_text() and "threadIdx" not in ev(w, "table").index_text()
+    assert S.lane_varying(t, w.syms) and not t.is_Integer
+    assert "6364136223846793005" not in str(t)
+
+
+def test_a_product_by_a_hash_multiplier_wraps(tmp_path):
+    # s * 6364136223846793005 (a 64-bit LCG step) wraps around 2^64: the exact product, and the
+    # "strided (500)" warp it gave, are not the program's; a row pitch (i * 65536 in int) is kept
+    w, _ = walk(tmp_path, """
+    __global__ void k(const float* table, float* out) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        unsigned long long s = 12345ULL + i;
+        s = s * 6364136223846793005ULL + 1ULL;
+        out[i * 65536] = table[(int)(s >> 40) & 1023];
+    }""")
+    t = ev(w, "table").offset
+    assert S.lane_varying(t, w.syms) and "6364136223846793005" not in str(t)
+    tx, _, _ = T(w)
+    assert ev(w, "out", "store").offset.has(sp.Integer(65536 * 4))
