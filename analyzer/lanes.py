@@ -100,6 +100,9 @@ def direct_first(atoms: list) -> list:
     nested inside another first (the direct dependency: `points[...]` of
     `extrema[points[pidx + history_lengths[tid]]]`), then sympy's canonical order. A set's own
     order changes from run to run (string hashing is salted per process)."""
+    # a choice made by loaded values stands in for them: name the loads themselves
+    real = [a for a in atoms if not (isinstance(a, S.MemLoad) and str(a.args[0]) == S.DATA_CHOICE)]
+    atoms = real or atoms
     inner = {id(b) for a in atoms for b in atoms if b is not a and a.has(b)}
     return sorted(atoms, key=lambda a: (id(a) in inner, sp.default_sort_key(a)))
 

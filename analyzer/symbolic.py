@@ -46,7 +46,7 @@ from .symbolic_exprs import WalkerExprs
 from .symbolic_values import (AccessEvent, BitAnd, bounded, in_memory, INLINE_BUDGET, is_data,
                               is_expr, is_volatile_type, ITER, lane_varying, LoopInfo, MemLoad,
                               made, negate, Opaque, piecewise, Pointer, Symbols, Value, WalkState)
-from .symbolic_values import (BitOr, BitXor, BLOCK, BLOCKDIM, BOOL, data_atoms, GRIDDIM,
+from .symbolic_values import (BitOr, BitXor, BLOCK, BLOCKDIM, BOOL, DATA_CHOICE, data_atoms, GRIDDIM,
                               larger_than, MAX_INLINE_DEPTH, MAX_NODES, OPAQUE, PARAM, ShiftLeft,
                               ShiftRight, SymInfo, TEMPLATE, THREAD)
 
@@ -257,6 +257,12 @@ class Walker(WalkerExprs):
             out[v] = self._choice(c, va, vb, v.name)
         return out
 
+    def _data_choice(self, loads: list, lane: bool) -> sp.Expr:
+        """The stand-in for a choice the walk gives up on whose condition or values were read
+        from memory: data-dependent, and carrying those loads (a message names them)."""
+        t = self.syms.thread
+        return MemLoad(sp.Symbol(DATA_CHOICE), *((t["x"], t["y"], t["z"]) if lane else ()), *loads)
+
     def _choice(self, c, va, vb, name: str = "choice") -> Value:
         if va is vb:
             return va
@@ -273,18 +279,23 @@ class Walker(WalkerExprs):
             return Pointer(None, va.space if va.space == vb.space else "unknown",
                            self._unknown(name, lane=True), va.elem, va.volatile and vb.volatile,
                            va.name if va.name == vb.name else name)
+        # a choice the walk gives up on stays data-dependent when its condition or a value it
+        # chooses was read from memory (mumax3's `aLUT2d[symidx(r0, regions[i_])]`, a lookup
+        # table indexed by two loaded region numbers): never 'unknown' for that
+        loads = sorted(set().union(*(x.atoms(MemLoad) for x in (va, vb, c) if isinstance(x, sp.Basic))),
+                       key=sp.default_sort_key)
         if is_expr(va) and is_expr(vb) and isinstance(c, sp.Basic):
             if c.has(sp.Piecewise) or (va.has(sp.Piecewise) and vb.has(sp.Piecewise)):
                 # Choices nested in conditions make sympy fold them (exponential): give up.
                 lane = lane_varying(va, self.syms) or lane_varying(vb, self.syms) or lane_varying(c, self.syms)
-                return self._unknown(name, lane=lane)
+                return self._data_choice(loads, lane) if loads else self._unknown(name, lane=lane)
             try:
                 return bounded(piecewise((va, c), (vb, sp.true)), self, name)
             except (TypeError, ValueError):
                 pass
         lane = lane_varying(va, self.syms) or lane_varying(vb, self.syms) or \
             (isinstance(c, sp.Basic) and lane_varying(c, self.syms))
-        return self._unknown(name, lane=lane)
+        return self._data_choice(loads, lane) if loads else self._unknown(name, lane=lane)
 
     # ------------------------------------------------------------------ loops
     def _loop(self, s: ir.Loop, st: WalkState) -> None:
