@@ -59,6 +59,17 @@ __all__ = ["Walker", "walk_kernel", "to_sympy", "Bindings", "make_bindings", "DE
            "OPAQUE", "TEMPLATE", "BOOL", "INLINE_BUDGET", "MAX_INLINE_DEPTH", "MAX_NODES"]
 
 
+
+def _carried_loads(*xs, limit: int = 2) -> list:
+    """The loads a data-made choice's stand-in carries (:meth:`Walker._data_choice`): those of
+    ``xs`` not nested in another one (stand-ins of earlier choices are looked through), at most
+    ``limit`` of them: enough to name one, and the stand-in of a chain of choices (mumax3's
+    ``angle = max(angle, ...)`` under ``if (a__ != 0)``, four times) stays small."""
+    atoms = set().union(*(x.atoms(MemLoad) for x in xs if isinstance(x, sp.Basic)))
+    real = [a for a in atoms if str(a.args[0]) != DATA_CHOICE]
+    outer = [a for a in real if not any(b is not a and b.has(a) for b in real)]
+    return sorted(outer, key=sp.default_sort_key)[:limit]
+
 class Walker(WalkerExprs):
     """Walks a kernel (and the device functions it calls) and reports memory accesses.
 
@@ -282,8 +293,7 @@ class Walker(WalkerExprs):
         # a choice the walk gives up on stays data-dependent when its condition or a value it
         # chooses was read from memory (mumax3's `aLUT2d[symidx(r0, regions[i_])]`, a lookup
         # table indexed by two loaded region numbers): never 'unknown' for that
-        loads = sorted(set().union(*(x.atoms(MemLoad) for x in (va, vb, c) if isinstance(x, sp.Basic))),
-                       key=sp.default_sort_key)
+        loads = _carried_loads(va, vb, c)
         if is_expr(va) and is_expr(vb) and isinstance(c, sp.Basic):
             if c.has(sp.Piecewise) or (va.has(sp.Piecewise) and vb.has(sp.Piecewise)):
                 # Choices nested in conditions make sympy fold them (exponential): give up.
