@@ -82,6 +82,19 @@ def _int_kind(t: Optional[ir.CType]) -> Optional[tuple[int, bool]]:
     return None
 
 
+def int_max(t: Optional[ir.CType]) -> Optional[int]:
+    """The largest value of integer scalar type ``t`` (``bool``: 1, ``uint8_t``: 255), or None
+    when ``t`` is not one spelled in a way we recognise."""
+    if t is not None and t.kind == "scalar" and t.size == 1 and \
+            t.spelling.replace("const ", "").replace("volatile ", "").strip() in ("bool", "_Bool"):
+        return 1
+    k = _int_kind(t)
+    if k is None:
+        return None
+    bits, unsigned = k
+    return (1 << bits) - 1 if unsigned else (1 << (bits - 1)) - 1
+
+
 def convert(v, t: Optional[ir.CType]):
     """``v`` converted to C type ``t``: integers wrap to its width, floats round to float."""
     if isinstance(v, tuple) or v is None or t is None:

@@ -38,6 +38,8 @@ from .display import user_text
 
 MODULUS = 256  # bytes: buffers are assumed 256-byte aligned (cudaMalloc)
 SAMPLES = 8
+# draws of a sampled block index before giving up on one that a guard on it lets through
+_EDGE_DRAWS = 16
 
 
 # --------------------------------------------------------------------------- lanes
@@ -98,6 +100,9 @@ def direct_first(atoms: list) -> list:
     nested inside another first (the direct dependency: `points[...]` of
     `extrema[points[pidx + history_lengths[tid]]]`), then sympy's canonical order. A set's own
     order changes from run to run (string hashing is salted per process)."""
+    # a choice made by loaded values stands in for them: name the loads themselves
+    real = [a for a in atoms if not (isinstance(a, S.MemLoad) and str(a.args[0]) == S.DATA_CHOICE)]
+    atoms = real or atoms
     inner = {id(b) for a in atoms for b in atoms if b is not a and a.has(b)}
     return sorted(atoms, key=lambda a: (id(a) in inner, sp.default_sort_key(a)))
 
@@ -486,6 +491,7 @@ class AddressEvaluator:
         # guards on a variable a loop doubles or halves (``if (tid < stride)``): which lanes
         # execute the access depends on the iteration, so each sampled value gets its own lanes
         guards = self._sequence_guards(path)
+        edges = self._uniform_guards(path)
         dist = None
         if not t_free and not guards:
             dist = self._residues(U, notes)
@@ -495,7 +501,7 @@ class AddressEvaluator:
                 out.append(WarpAddresses(w, "inactive", why="no lane of this warp executes it"))
                 continue
             if guards:
-                out.append(self._sampled(e, w, lanes, notes, defaulted, guards))
+                out.append(self._sampled(e, w, lanes, notes, defaulted, guards, edges))
                 continue
             if not t_free and dist is not None:
                 offs = []
@@ -514,7 +520,7 @@ class AddressEvaluator:
                     out.append(WarpAddresses(w, "ok", lanes, sc, list(notes), False, defaulted,
                                              default_step=step, default_notes=dnotes))
                     continue
-            wa = self._sampled(e, w, lanes, notes, defaulted)
+            wa = self._sampled(e, w, lanes, notes, defaulted, edges=edges)
             if wa.status == "ok" and step is not None:
                 wa.default_step, wa.default_notes = step, dnotes
             out.append(wa)
@@ -639,8 +645,40 @@ class AddressEvaluator:
         self._active_cache[key] = out
         return out
 
+    def _uniform_guards(self, path) -> list:
+        """The conditions of ``path`` that name a value the same for every lane besides thread
+        indices (``blockIdx.x * 32 + threadIdx.x < Nx``), none read from memory or unmodelled:
+        :func:`active_lanes` cannot decide them from the thread index alone, but each sampled
+        value of the block index (and the stated defaults) can: a sampled block past the
+        guard runs no lane of the access, and must not count as a request."""
+        key = ("uniform-guards", tuple(path))
+        hit = self._active_cache.get(key)
+        if hit is not None:
+            return hit
+        out = []
+        for c in path:
+            c = self.b.bind(c)
+            if not isinstance(c, sp.Basic) or c is sp.true or c is sp.false:
+                continue
+            if c.free_symbols - self._thread_syms and not c.atoms(S.MemLoad) and not c.atoms(S.Opaque):
+                out.append(c)
+        self._active_cache[key] = out
+        return out
+
     def _sampled(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool,
-                 guards: tuple = ()) -> WarpAddresses:
+                 guards: tuple = (), edges: tuple = ()) -> WarpAddresses:
+        """``edges``: conditions of the path on uniform values (:meth:`_uniform_guards`); a
+        sampled value for which they stop every lane is drawn again (a few times), and lanes
+        they stop are not counted."""
+        if edges:
+            got = self._sampled_once(e, warp, lanes, notes, defaulted, guards, edges)
+            if got.status != "inactive":
+                return got
+            # no sampled value passes them (``blockIdx.x == 0``): as if they were not there
+        return self._sampled_once(e, warp, lanes, notes, defaulted, guards)
+
+    def _sampled_once(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool,
+                      guards: tuple = (), edges: tuple = ()) -> WarpAddresses:
         notes = list(notes)
         mems = [a for a in e.atoms(S.MemLoad)]
         if mems:
@@ -662,23 +700,40 @@ class AddressEvaluator:
         tvs = [thread_values(self.syms, ln) for ln in lanes]
         scenarios = []
         per_lanes = []
+        edge_defaults = {}
+        if edges:  # the stated defaults of the sizes the edge guards compare with
+            for c in edges:
+                for a in c.free_symbols:
+                    if a in self.b.defaults and self.b.defaults[a].is_Integer:
+                        edge_defaults[a] = int(self.b.defaults[a])
+        edge_used = set()
         for k in range(K):
-            vals = {}
-            for a in atoms:
-                n = self.domain(a)
-                seq = seqs[a]
-                if seq is not None:  # the values the loop gives it, evenly
-                    vals[a] = seq[(k * len(seq)) // K + rng.randrange(max(1, len(seq) // K))]
-                elif a in guard_only:  # a size that only a guard compares with: its default
-                    vals[a] = int(self.b.defaults[a])
-                elif n is not None:
-                    vals[a] = (k * n) // K + rng.randrange(max(1, n // K))
-                else:
-                    vals[a] = rng.choice((1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 64, 100, 127, 256, 1000))
-            live = list(range(len(lanes)))
-            for c in guards:  # the lanes this value of the loop variable lets through
-                live = [i for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live], vals))
-                        if b is not False]
+            for _draw in range(_EDGE_DRAWS if edges else 1):
+                vals = {}
+                for a in atoms:
+                    n = self.domain(a)
+                    seq = seqs[a]
+                    if seq is not None:  # the values the loop gives it, evenly
+                        vals[a] = seq[(k * len(seq)) // K + rng.randrange(max(1, len(seq) // K))]
+                    elif a in guard_only:  # a size that only a guard compares with: its default
+                        vals[a] = int(self.b.defaults[a])
+                    elif n is not None:
+                        vals[a] = (k * n) // K + rng.randrange(max(1, n // K))
+                    else:
+                        vals[a] = rng.choice((1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 64, 100, 127, 256, 1000))
+                live = list(range(len(lanes)))
+                for c in guards:  # the lanes this value of the loop variable lets through
+                    live = [i for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live], vals))
+                            if b is not False]
+                for c in edges:  # the lanes this block (at these sizes) lets through
+                    before = len(live)
+                    live = [i for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live],
+                                                                    {**edge_defaults, **vals}))
+                            if b is not False]
+                    if len(live) < before:
+                        edge_used |= c.free_symbols & set(edge_defaults)
+                if live:
+                    break
             if not live:
                 continue  # no lane of the warp executes the access for this value
             addrs = []
@@ -702,7 +757,7 @@ class AddressEvaluator:
                     if n not in notes:
                         notes.append(n)
                         defaulted = True
-            for a in sorted(guard_only, key=lambda x: x.name):
+            for a in sorted(guard_only | (edge_used - set(vals)), key=lambda x: x.name):
                 n = self.b.describe(a)
                 if n not in notes:
                     notes.append(n)

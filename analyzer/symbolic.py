@@ -46,7 +46,7 @@ from .symbolic_exprs import WalkerExprs
 from .symbolic_values import (AccessEvent, BitAnd, bounded, in_memory, INLINE_BUDGET, is_data,
                               is_expr, is_volatile_type, ITER, lane_varying, LoopInfo, MemLoad,
                               made, negate, Opaque, piecewise, Pointer, Symbols, Value, WalkState)
-from .symbolic_values import (BitOr, BitXor, BLOCK, BLOCKDIM, BOOL, data_atoms, GRIDDIM,
+from .symbolic_values import (BitOr, BitXor, BLOCK, BLOCKDIM, BOOL, DATA_CHOICE, data_atoms, GRIDDIM,
                               larger_than, MAX_INLINE_DEPTH, MAX_NODES, OPAQUE, PARAM, ShiftLeft,
                               ShiftRight, SymInfo, TEMPLATE, THREAD)
 
@@ -58,6 +58,17 @@ __all__ = ["Walker", "walk_kernel", "to_sympy", "Bindings", "make_bindings", "DE
            "is_data", "larger_than", "THREAD", "BLOCK", "BLOCKDIM", "GRIDDIM", "PARAM", "ITER",
            "OPAQUE", "TEMPLATE", "BOOL", "INLINE_BUDGET", "MAX_INLINE_DEPTH", "MAX_NODES"]
 
+
+
+def _carried_loads(*xs, limit: int = 2) -> list:
+    """The loads a data-made choice's stand-in carries (:meth:`Walker._data_choice`): those of
+    ``xs`` not nested in another one (stand-ins of earlier choices are looked through), at most
+    ``limit`` of them: enough to name one, and the stand-in of a chain of choices (mumax3's
+    ``angle = max(angle, ...)`` under ``if (a__ != 0)``, four times) stays small."""
+    atoms = set().union(*(x.atoms(MemLoad) for x in xs if isinstance(x, sp.Basic)))
+    real = [a for a in atoms if str(a.args[0]) != DATA_CHOICE]
+    outer = [a for a in real if not any(b is not a and b.has(a) for b in real)]
+    return sorted(outer, key=sp.default_sort_key)[:limit]
 
 class Walker(WalkerExprs):
     """Walks a kernel (and the device functions it calls) and reports memory accesses.
@@ -257,6 +268,12 @@ class Walker(WalkerExprs):
             out[v] = self._choice(c, va, vb, v.name)
         return out
 
+    def _data_choice(self, loads: list, lane: bool) -> sp.Expr:
+        """The stand-in for a choice the walk gives up on whose condition or values were read
+        from memory: data-dependent, and carrying those loads (a message names them)."""
+        t = self.syms.thread
+        return MemLoad(sp.Symbol(DATA_CHOICE), *((t["x"], t["y"], t["z"]) if lane else ()), *loads)
+
     def _choice(self, c, va, vb, name: str = "choice") -> Value:
         if va is vb:
             return va
@@ -273,18 +290,22 @@ class Walker(WalkerExprs):
             return Pointer(None, va.space if va.space == vb.space else "unknown",
                            self._unknown(name, lane=True), va.elem, va.volatile and vb.volatile,
                            va.name if va.name == vb.name else name)
+        # a choice the walk gives up on stays data-dependent when its condition or a value it
+        # chooses was read from memory (mumax3's `aLUT2d[symidx(r0, regions[i_])]`, a lookup
+        # table indexed by two loaded region numbers): never 'unknown' for that
+        loads = _carried_loads(va, vb, c)
         if is_expr(va) and is_expr(vb) and isinstance(c, sp.Basic):
             if c.has(sp.Piecewise) or (va.has(sp.Piecewise) and vb.has(sp.Piecewise)):
                 # Choices nested in conditions make sympy fold them (exponential): give up.
                 lane = lane_varying(va, self.syms) or lane_varying(vb, self.syms) or lane_varying(c, self.syms)
-                return self._unknown(name, lane=lane)
+                return self._data_choice(loads, lane) if loads else self._unknown(name, lane=lane)
             try:
                 return bounded(piecewise((va, c), (vb, sp.true)), self, name)
             except (TypeError, ValueError):
                 pass
         lane = lane_varying(va, self.syms) or lane_varying(vb, self.syms) or \
             (isinstance(c, sp.Basic) and lane_varying(c, self.syms))
-        return self._unknown(name, lane=lane)
+        return self._data_choice(loads, lane) if loads else self._unknown(name, lane=lane)
 
     # ------------------------------------------------------------------ loops
     def _loop(self, s: ir.Loop, st: WalkState) -> None:

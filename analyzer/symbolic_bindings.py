@@ -9,6 +9,7 @@ from typing import Optional
 
 import sympy as sp
 
+from .cint import int_max
 from .symbolic_values import (BLOCKDIM, GRIDDIM, PARAM, Symbols, TEMPLATE)
 
 
@@ -111,6 +112,13 @@ def make_bindings(syms: Symbols, launch, params: Optional[dict] = None) -> Bindi
                 b.default_notes[s] = ranged[1]
             elif info.var is None or not info.var.type.is_float:
                 b.defaults[s] = sp.Integer(DEFAULT_PARAM_VALUE)
+                top = int_max(info.var.type) if info.var is not None else None
+                if top is not None and top < DEFAULT_PARAM_VALUE:
+                    # a byte or a flag (mumax3's `uint8_t PBC`): 1024 is not one of its values;
+                    # the largest one is, as a size would be large
+                    b.defaults[s] = sp.Integer(top)
+                    b.default_why[s] = (f"no value known; the largest value of its type "
+                                        f"{info.var.type.spelling}")
     return b
 
 

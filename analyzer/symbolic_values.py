@@ -43,6 +43,12 @@ class LocalLoad(MemLoad):
         return f"{name}[{rest}]"
 
 
+#: the name of the stand-in for a choice made by (or between) values read from memory:
+#: ``MemLoad(DATA_CHOICE, *lane, *loads)`` carries the loads it was made from, which a message
+#: names instead of it (:func:`analyzer.lanes.direct_first`)
+DATA_CHOICE = "?:"
+
+
 class Opaque(sp.Function):
     """A value the analysis does not model (an unknown call, a loop-carried variable that
     depends on the thread, ...): ``Opaque(name, *args)``."""

@@ -85,8 +85,12 @@ class RuleContext:
         return r
 
     def access_text(self, a) -> str:
-        """The access as written (one line), else ``array[index]``."""
+        """The access as written (one line); for one inside a macro's argument (its range is
+        the invocation's, empty: mumax3's `symidx(r0, regions[i_])`) as the program spells it
+        when that is a plain subscript (:func:`_subscript_text`); else ``array[index]``."""
         t = self.source_text(a.range) if a.range is not None and a.range.line == a.range.end_line else ""
+        if not t:
+            t = _subscript_text(getattr(getattr(a, "event", None), "node", None))
         return t or f"{a.array}[{a.index}]"
 
     def source_text(self, r: ir.SourceRange) -> str:
@@ -114,3 +118,33 @@ class RuleContext:
                           Location(line, col),
                           Location(end_line, end_col), kernel, fix, tuple(related))
 
+
+
+_SUBSCRIPT_OPS = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"}
+
+
+def _subscript_text(node) -> str:
+    """``a[i]``, ``a[i + 1]``, ``a[threadIdx.x]`` as written, for a subscript whose base is a
+    name and whose index is a name, an integer, a built-in index or one operator between
+    two of them; "" for anything else (whose text would need the source's parentheses)."""
+    while isinstance(node, ir.Cast) and node.implicit:
+        node = node.operand
+    if not isinstance(node, ir.Index):
+        return ""
+    base, index = _leaf_text(node.base), _leaf_text(node.index)
+    if not index and isinstance(node.index, ir.BinOp) and node.index.op in _SUBSCRIPT_OPS:
+        lhs, rhs = _leaf_text(node.index.lhs), _leaf_text(node.index.rhs)
+        index = f"{lhs} {node.index.op} {rhs}" if lhs and rhs else ""
+    return f"{base}[{index}]" if base and index else ""
+
+
+def _leaf_text(node) -> str:
+    while isinstance(node, ir.Cast) and node.implicit:
+        node = node.operand
+    if isinstance(node, ir.VarRef):
+        return node.var.name
+    if isinstance(node, ir.Const) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return str(node.value)
+    if isinstance(node, ir.Builtin):
+        return f"{node.name}.{node.component}"
+    return ""

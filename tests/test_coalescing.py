@@ -670,3 +670,19 @@ def test_an_access_only_the_last_warp_makes(tmp_path):
     _, fa = _check(tmp_path, src, use_ptxas=False)
     assert _acc(fa, "in").sectors_per_request == 1
     assert _acc(fa, "out", "store").sectors_per_request == 1
+def test_access_in_a_macro_argument_is_quoted_as_written(tmp_path):
+    # mumax3's exchange reads `aLUT2d[symidx(r0, regions[i_])]`: clang gives the inner access
+    # the macro invocation's empty range, so its message quoted the symbolic index
+    # (`regions[256*blockIdx.x + threadIdx.x + 1]`, with mumax3's wrap/clamp choices a
+    # Piecewise of Mod and Max); it is `regions[j]` in the source. Its cost by hand: 32 bytes
+    # one byte past a sector boundary, 2 sectors where 1 would do (CL202).
+    diags, _ = _check(tmp_path, """
+        #define PICK(a, b) ((a) < (b) ? (b) : (a))
+        __global__ void k(float* out, const float* lut, const unsigned char* regions) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            int j = i + 1;
+            out[i] = lut[PICK(3, regions[j])];
+        }""", block=(256, 1, 1))
+    cl202 = [d for d in diags if d.code == "CL202"]
+    assert len(cl202) == 1
+    assert cl202[0].message.startswith("misaligned global load `regions[j]`: 2 sectors per request instead of 1")

@@ -273,3 +273,23 @@ def test_counter_of_a_loop_every_thread_runs_once_is_zero(tmp_path):
     assert k.launch.block == (4, 8, 8)
     st = next(a for a in k.accesses if a.kind == "store" and a.space == "global")
     assert st.sectors_per_request == 4
+
+
+def test_default_of_a_byte_or_flag_parameter_is_one_of_its_values(tmp_path):
+    # mumax3 passes its periodic-boundary flags as `uint8_t PBC` and tests `PBC & 1`: the
+    # stated default 1024 is no value of a byte (1024 & 1 == 0 picked the branch no such byte
+    # flag can pick by accident). Its type's largest value is stated instead: 255 (an
+    # unsigned byte), 1 (bool). By hand: 255 & 1 = 1, so a[threadIdx.x * 1] is 32 contiguous
+    # floats, 4 sectors; flag = 1 makes c[2 * threadIdx.x] 2 floats apart: 256 bytes, 8
+    # sectors. Before: 1024 & 1 = 0 (every lane reads a[0], 1 sector) and 2048 floats apart
+    # (32 sectors).
+    acc = _accesses(tmp_path, """
+        __global__ void k(const float* a, const float* c, float* b, unsigned char wrap, bool flag) {
+            b[threadIdx.x] = a[threadIdx.x * (wrap & 1)] + c[threadIdx.x * 2 * flag];
+        }""", block=(32, 1, 1))
+    a = next(x for x in acc if x.array == "a")
+    c = next(x for x in acc if x.array == "c")
+    assert "wrap assumed 255 (no value known; the largest value of its type unsigned char)" in a.assumptions
+    assert a.sectors_per_request == 4
+    assert "flag assumed 1 (no value known; the largest value of its type bool)" in c.assumptions
+    assert c.sectors_per_request == 8
