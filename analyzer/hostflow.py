@@ -468,6 +468,8 @@ def _call_effects(e: ir.Expr, env: Env, h: _Hooks, line: int) -> list:
                     updates.append((k, val, None))
         for p, var in outs:
             val = fenv.get(("cell", p)) if p.type.is_pointer else fenv.get(p)
+            if val is None and var not in env and not isinstance(env.get(var), tuple):
+                continue  # unknown before the call and after it: its own reason stays
             inner = fenv.why.get(p)
             reason = (f"`{var.name}` is set by `{fn.name}()` at line {line}: {inner}" if inner
                       else f"`{var.name}` is {why}")
