@@ -850,6 +850,43 @@ def _conjuncts(c) -> list:
     return list(c.args) if isinstance(c, sp.And) else [c]
 
 
+_WINDOW_PARTS: dict = {}  # the conditions' analysis (sympy), the same for every warp
+
+
+def _window_parts(conds: list, thread_syms: set):
+    """(relation, thread part, k) per condition of :func:`_window`, or None where it does not
+    apply (``live`` unchanged)."""
+    rels = []
+    for c in conds:
+        for a in _conjuncts(c):
+            if a is sp.true or not (getattr(a, "free_symbols", set()) & thread_syms):
+                continue  # the same for every lane: it gates the whole warp or none of it
+            if not isinstance(a, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan,
+                                  sp.GreaterThan, sp.Equality)):
+                return None
+            rels.append(a)
+    if not rels:
+        return None
+    common = None
+    parts = []
+    for r in rels:
+        d = sp.expand(r.lhs - r.rhs)
+        t_part = sp.Add(*[x for x in sp.Add.make_args(d) if x.free_symbols & thread_syms or x.is_Number])
+        w_part = d - t_part
+        if w_part.free_symbols & thread_syms or not w_part.free_symbols or \
+                any(not (s.is_integer) for s in t_part.free_symbols | w_part.free_symbols):
+            return None
+        if common is None:
+            common = w_part
+        k = sp.cancel(w_part / common)
+        if not k.is_Rational or k == 0:
+            return None
+        parts.append((r, t_part, k))
+    if not (common.is_polynomial() and all(c.is_Integer for c in sp.Poly(common).coeffs())):
+        return None
+    return parts
+
+
 def _window(conds: list, live: list, tvs: list, thread_syms: set) -> list:
     """The lanes of ``live`` that can be active together under ``conds``, conditions that
     compare the thread index with a value the same for every lane that is not known (``i < n``
@@ -861,33 +898,13 @@ def _window(conds: list, live: list, tvs: list, thread_syms: set) -> list:
     lane through for a large n, so nothing changes; the tail's ``n - 3 <= i < n`` lets through
     one lane of a warp whose i are 4 apart, wherever n falls. Anything else (a product of W and
     the thread, two unknowns that do not go together, a Mod): ``live`` unchanged."""
-    rels = []
-    for c in conds:
-        for a in _conjuncts(c):
-            if a is sp.true or not (getattr(a, "free_symbols", set()) & thread_syms):
-                continue  # the same for every lane: it gates the whole warp or none of it
-            if not isinstance(a, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan,
-                                  sp.GreaterThan, sp.Equality)):
-                return live
-            rels.append(a)
-    if not rels:
-        return live
-    common = None
-    parts = []
-    for r in rels:
-        d = sp.expand(r.lhs - r.rhs)
-        t_part = sp.Add(*[x for x in sp.Add.make_args(d) if x.free_symbols & thread_syms or x.is_Number])
-        w_part = d - t_part
-        if w_part.free_symbols & thread_syms or not w_part.free_symbols or \
-                any(not (s.is_integer) for s in t_part.free_symbols | w_part.free_symbols):
-            return live
-        if common is None:
-            common = w_part
-        k = sp.cancel(w_part / common)
-        if not k.is_Rational or k == 0:
-            return live
-        parts.append((r, t_part, k))
-    if not (common.is_polynomial() and all(c.is_Integer for c in sp.Poly(common).coeffs())):
+    key = (tuple(conds), frozenset(thread_syms))
+    parts = _WINDOW_PARTS.get(key, False)
+    if parts is False:
+        if len(_WINDOW_PARTS) > 4096:  # a long-lived process (the editor server)
+            _WINDOW_PARTS.clear()
+        parts = _WINDOW_PARTS[key] = _window_parts(conds, thread_syms)
+    if parts is None:
         return live
     lo_hi = []
     for i in live:
