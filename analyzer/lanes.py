@@ -707,11 +707,12 @@ class AddressEvaluator:
                     if a in self.b.defaults and self.b.defaults[a].is_Integer:
                         edge_defaults[a] = int(self.b.defaults[a])
         edge_used = set()
+        domains = {a: self.domain(a) for a in atoms}
         for k in range(K):
             for _draw in range(_EDGE_DRAWS if edges else 1):
                 vals = {}
                 for a in atoms:
-                    n = self.domain(a)
+                    n = domains[a]
                     seq = seqs[a]
                     if seq is not None:  # the values the loop gives it, evenly
                         vals[a] = seq[(k * len(seq)) // K + rng.randrange(max(1, len(seq) // K))]
