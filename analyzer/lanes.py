@@ -677,6 +677,18 @@ class AddressEvaluator:
             # no sampled value passes them (``blockIdx.x == 0``): as if they were not there
         return self._sampled_once(e, warp, lanes, notes, defaulted, guards)
 
+    def _lanes_through(self, c, warp: int, live: list, tvs: list, vals: dict, vkey: tuple,
+                       lkey: tuple) -> list:
+        """The lanes of ``live`` that condition ``c`` lets through at the sampled ``vals``. The
+        samples of one warp repeat from access to access (one seed per warp), and so do the
+        guards of a path: memoised per evaluator (one kernel and launch)."""
+        key = ("through", c, warp, lkey, tuple(live), vkey)
+        hit = self._active_cache.get(key)
+        if hit is None:
+            hit = [i for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live], vals)) if b is not False]
+            self._active_cache[key] = hit
+        return hit
+
     def _sampled_once(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool,
                       guards: tuple = (), edges: tuple = ()) -> WarpAddresses:
         notes = list(notes)
@@ -708,6 +720,7 @@ class AddressEvaluator:
                         edge_defaults[a] = int(self.b.defaults[a])
         edge_used = set()
         domains = {a: self.domain(a) for a in atoms}
+        lkey = tuple((ln.x, ln.y, ln.z) for ln in lanes)
         for k in range(K):
             for _draw in range(_EDGE_DRAWS if edges else 1):
                 vals = {}
@@ -723,14 +736,12 @@ class AddressEvaluator:
                     else:
                         vals[a] = rng.choice((1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 64, 100, 127, 256, 1000))
                 live = list(range(len(lanes)))
+                vkey = tuple(sorted(vals.items(), key=lambda kv: kv[0].name))
                 for c in guards:  # the lanes this value of the loop variable lets through
-                    live = [i for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live], vals))
-                            if b is not False]
+                    live = self._lanes_through(c, warp, live, tvs, vals, ("g",) + vkey, lkey)
                 for c in edges:  # the lanes this block (at these sizes) lets through
                     before = len(live)
-                    live = [i for i, b in zip(live, num_bool_lanes(c, [tvs[i] for i in live],
-                                                                    {**edge_defaults, **vals}))
-                            if b is not False]
+                    live = self._lanes_through(c, warp, live, tvs, {**edge_defaults, **vals}, ("e",) + vkey, lkey)
                     if len(live) < before:
                         edge_used |= c.free_symbols & set(edge_defaults)
                 if live:
