@@ -627,7 +627,17 @@ class AddressEvaluator:
         """The conditions of ``path`` that name a loop-doubled or -halved variable with known
         values and otherwise only thread indices and known values: they decide, per sampled
         value, which lanes execute."""
-        key = ("seq-guards", tuple(path))
+        def wanted(c, free) -> bool:
+            return any(self.sequence(a) is not None for a in free) and \
+                all(self.sequence(a) is not None or self.domain(a) is not None
+                    or a in self.b.defaults for a in free)
+
+        return self._modelled_guards("seq-guards", path, wanted)
+
+    def _modelled_guards(self, kind: str, path, wanted) -> list:
+        """The bound conditions of ``path`` that name a value besides thread indices, none read
+        from memory or unmodelled, and that ``wanted(c, those values)`` accepts (memoised)."""
+        key = (kind, tuple(path))
         hit = self._active_cache.get(key)
         if hit is not None:
             return hit
@@ -637,10 +647,7 @@ class AddressEvaluator:
             if not isinstance(c, sp.Basic) or c is sp.true or c is sp.false:
                 continue
             free = c.free_symbols - self._thread_syms
-            if free and any(self.sequence(a) is not None for a in free) and \
-                    all(self.sequence(a) is not None or self.domain(a) is not None
-                        or a in self.b.defaults for a in free) and \
-                    not c.atoms(S.MemLoad) and not c.atoms(S.Opaque):
+            if free and not c.atoms(S.MemLoad) and not c.atoms(S.Opaque) and wanted(c, free):
                 out.append(c)
         self._active_cache[key] = out
         return out
@@ -651,19 +658,7 @@ class AddressEvaluator:
         :func:`active_lanes` cannot decide them from the thread index alone, but each sampled
         value of the block index (and the stated defaults) can: a sampled block past the
         guard runs no lane of the access, and must not count as a request."""
-        key = ("uniform-guards", tuple(path))
-        hit = self._active_cache.get(key)
-        if hit is not None:
-            return hit
-        out = []
-        for c in path:
-            c = self.b.bind(c)
-            if not isinstance(c, sp.Basic) or c is sp.true or c is sp.false:
-                continue
-            if c.free_symbols - self._thread_syms and not c.atoms(S.MemLoad) and not c.atoms(S.Opaque):
-                out.append(c)
-        self._active_cache[key] = out
-        return out
+        return self._modelled_guards("uniform-guards", path, lambda c, free: True)
 
     def _sampled(self, e: sp.Expr, warp: int, lanes: list, notes: list, defaulted: bool,
                  guards: tuple = (), edges: tuple = ()) -> WarpAddresses:
