@@ -165,3 +165,37 @@ def test_per_file_ignores_apply_to_a_header(project: Path):
     r = run("check", str(project / "project.cu"), "--no-cache", "--output-format", "json")
     files = _by_file(json.loads(r.output))
     assert "transpose.cuh" not in files and files["fragment_kernel.cu"] == [("CL601", 11)]
+
+
+def test_a_header_s_plain_host_code_is_lowered_only_when_called(tmp_path: Path):
+    # util.h holds what real projects' helper headers hold: file and argument helpers with no
+    # CUDA in them (one behind a plain macro), a helper with an unchecked CUDA call, a launcher
+    # reached through a header caller, and a CUDA call hidden in a macro defined elsewhere.
+    (tmp_path / "cfg.h").write_text("#define SYNC_ALL() cudaDeviceSynchronize()\n")
+    (tmp_path / "util.h").write_text(
+        '#include "cfg.h"\n'
+        "#define STR_EQ(a, b) (strcmp_(a, b) == 0)\n"
+        "int strcmp_(const char *a, const char *b) { while (*a && *a == *b) { ++a; ++b; } return *a - *b; }\n"
+        "int parse_flag(const char *s) { return STR_EQ(s, \"-v\") ? 1 : 0; }\n"
+        "int unused_sum(int n) { int s = 0; for (int i = 0; i < n; ++i) s += i; return s; }\n"
+        "void alloc_buffer(float **p, int n) { cudaMalloc(p, n * sizeof(float)); }\n"
+        "void settle() { SYNC_ALL(); }\n"
+        "void run_scaled(float *d, int n);\n"
+        "void drive(float *d) { run_scaled(d, 4096); }\n")
+    (tmp_path / "main.cu").write_text(
+        '#include "util.h"\n'
+        "__global__ void scale(float *d, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) d[i] *= 2.0f; }\n"
+        "void run_scaled(float *d, int n) { scale<<<n / 128, 128>>>(d, n); }\n"
+        "int main(int argc, char **argv) { float *d; int v = parse_flag(argv[1]);\n"
+        "  alloc_buffer(&d, 4096); drive(d); settle(); return v; }\n")
+    fa = analyze_file(str(tmp_path / "main.cu"), AnalysisOptions(use_ptxas=False))
+    names = {f.name for f in fa.tu.functions}
+    # called from main (and what it calls): lowered on demand; never called, no CUDA: not
+    assert {"parse_flag", "strcmp_"} <= names and "unused_sum" not in names
+    # CUDA work, a macro that may hide it, and a header caller of a launcher: all lowered
+    assert {"alloc_buffer", "settle", "drive", "run_scaled", "main"} <= names
+    # the launch's grid comes through drive()'s argument: 4096 / 128 blocks
+    assert fa.kernels[0].launch.grid == (32, 1, 1)
+    res, _ = check_file(str(tmp_path / "main.cu"), AnalysisOptions(use_ptxas=False))
+    unchecked = sorted((Path(d.path).name, d.location.line) for d in res.diagnostics if d.code == "CL701")
+    assert ("util.h", 6) in unchecked  # the unchecked cudaMalloc in the header is still found

@@ -46,6 +46,13 @@ _TOP_IDS = {k.value for k in TOP_KINDS}
 #: Host function template instantiations whose bodies are searched for kernel launches (a
 #: file dispatching on every head dimension and stage count has a few dozen).
 _MAX_HOST_INSTANTIATIONS = 256
+# What makes a header's host function worth lowering eagerly (Lowerer._with_gpu_work).
+_GPU_API = re.compile(rb"<<<[^;]*>>>|\b(?:cuda|cu[A-Z]|cublas|cufft|curand|cusparse|cusolver|cudnn|cutensor|"
+                      rb"nvrtc|nccl|nvjpeg|nvtx)\w*")
+_MACRO_CALL = re.compile(rb"\b([A-Z][A-Z0-9_]*[A-Z0-9])\s*\(")
+_MACRO_DEF = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)((?:[^\n]|\\\n)*)", re.M)
+_IDENT = re.compile(rb"[A-Za-z_]\w*")
+
 
 class Lowerer(StmtLowering, ExprLowering):
     def __init__(self, tu: ci.TranslationUnit, path: str, source_text: Optional[str] = None,
@@ -95,9 +102,10 @@ class Lowerer(StmtLowering, ExprLowering):
                 host_cursors.append(c)
         for c in kernels_cursors:
             self.lower_function(c)
-        for c in host_cursors:
-            if self.function_kind(c) in ("host", "host_device") and c.kind != CK.FUNCTION_TEMPLATE:
-                self.lower_function(c)
+        host_cursors = [c for c in host_cursors
+                        if self.function_kind(c) in ("host", "host_device") and c.kind != CK.FUNCTION_TEMPLATE]
+        for c in self._with_gpu_work(host_cursors, kernels_cursors + templates):
+            self.lower_function(c)
         # Template specializations referenced anywhere (launch sites, explicit instantiation).
         specs = self._specializations(templates)
         for t in templates:
@@ -108,6 +116,77 @@ class Lowerer(StmtLowering, ExprLowering):
                 self.lower_function(t, dependent=True)
         # Device functions reached from the above were lowered on demand.
         return self.out
+
+    def _with_gpu_work(self, hosts: list, kernels: list) -> list:
+        """The host functions to lower now: all of the main file's, and those of the user's
+        headers whose text can touch the GPU. A header's plain host code (helper_image.h's file
+        readers, helper_string.h's argument parsing, a StopWatch class: half the lowering of
+        cuda-samples files) is lowered only if a function lowered here calls it (on demand,
+        as any callee): it has no launch, no CUDA call and no finding of its own.
+
+        A header function touches the GPU when its text has a launch (``<<<``), a name of the
+        runtime or driver API or of a CUDA library (``cudaMalloc``, ``cuLaunchKernel``,
+        ``cublasSgemm``..., also inside a checking macro's arguments), a call of an all-capitals
+        macro not known to be plain (:meth:`_plain_macros`), or the name of a kernel, of a
+        main-file function or of a header function that touches the GPU (a caller whose
+        arguments reach a launch)."""
+        heads, main = [], []
+        for c in hosts:
+            in_main = os.path.abspath(clang_fast.location(c.location, c._tu)[0]) == self.path
+            (main if in_main or self.function_kind(c) != "host" else heads).append(c)
+        if not heads:
+            return hosts
+        names = {c.spelling for c in kernels} | {c.spelling for c in main}
+        texts = []
+        for c in heads:
+            st, en = clang_fast.extent(c)
+            texts.append(self._bytes_of(st[0])[st[3]:en[3]] if st[0] and st[0] == en[0] and en[3] > st[3]
+                         else None)
+        plain = self._plain_macros({clang_fast.location(c.location, c._tu)[0] for c in heads} | {self.path})
+        words = []
+        for c, text in zip(heads, texts):
+            if text is None or _GPU_API.search(text) or any(
+                    m not in plain for m in _MACRO_CALL.findall(text)):
+                names.add(c.spelling)
+                words.append(None)  # touches the GPU (or its text cannot be read: kept)
+            else:
+                words.append(set(_IDENT.findall(text)))
+        grew = True
+        while grew:  # a caller of what touches the GPU touches it too
+            grew = False
+            wanted = {n.encode() for n in names}
+            for i, c in enumerate(heads):
+                if words[i] is not None and not wanted.isdisjoint(words[i]):
+                    words[i] = None
+                    names.add(c.spelling)
+                    grew = True
+        drop = {id(c) for c, w in zip(heads, words) if w is not None}
+        return [c for c in hosts if id(c) not in drop]
+
+    def _plain_macros(self, files: set) -> set[bytes]:
+        """Names of the macros defined in ``files`` whose expansion cannot touch the GPU
+        (helper_string.h's ``STRNCASECMP``, ``FOPEN``): no CUDA name, no launch, and only such
+        macros inside (any definition, where ``#if`` branches give several). A macro defined
+        elsewhere may hide a CUDA call."""
+        bodies: dict = {}
+        for f in files:
+            try:
+                data = self._bytes_of(f)
+            except OSError:
+                continue
+            if b"define" not in data:
+                continue
+            for m in _MACRO_DEF.finditer(data):
+                bodies.setdefault(m.group(1), []).append(m.group(2))
+        plain = {n for n, bs in bodies.items() if not any(_GPU_API.search(b) for b in bs)}
+        grew = True
+        while grew:  # a macro that calls one that may touch the GPU may too
+            grew = False
+            for n in list(plain):
+                if any(x not in plain and x != n for b in bodies[n] for x in _MACRO_CALL.findall(b)):
+                    plain.discard(n)
+                    grew = True
+        return plain
 
     def _top_level(self, root: ci.Cursor):
         """Top-level declarations of the main file, descending into namespaces and extern "C"
