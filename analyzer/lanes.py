@@ -151,7 +151,7 @@ def num_lanes(e, tvs: list, extra: dict) -> list:
         try:
             return f(tvs, extra)
         except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
-            pass  # some lane has no value: lane by lane
+            return f.safe(tvs, extra)  # some lane has no value: lane by lane
     return [num(e, {**tv, **extra}) for tv in tvs]
 
 
@@ -162,7 +162,7 @@ def num_bool_lanes(c, tvs: list, extra: dict) -> list:
         try:
             return f(tvs, extra)
         except (_Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
-            pass
+            return f.safe(tvs, extra)
     return [num_bool(c, {**tv, **extra}) for tv in tvs]
 
 

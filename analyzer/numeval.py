@@ -220,11 +220,19 @@ def _build(e, kind: str, lanes: bool = False):
     g = _Gen(lanes)
     body = g.num(e) if kind == "num" else g.bool(e)
     if lanes:
+        # ``_f`` for every lane at once; its ``safe`` twin, when some lane raises, gives that
+        # lane None and goes on (what evaluating each lane alone gives, without a dict per lane)
         pro = "".join(f"    {line}\n" for line in g.prologue)
-        src = f"def _f(tvs, extra):\n{pro}    return [{body} for tv in tvs]\n"
+        g.env["_ERRS"] = (Unknown,) + ERRORS
+        src = (f"def _f(tvs, extra):\n{pro}    return [{body} for tv in tvs]\n"
+               f"def _g(tvs, extra):\n{pro}    out = []\n    for tv in tvs:\n        try:\n"
+               f"            out.append({body})\n        except _ERRS:\n            out.append(None)\n"
+               f"    return out\n")
     else:
         src = f"def _f(vals):\n    return {body}\n"
     exec(compile(src, "<numeval>", "exec"), g.env)
+    if lanes:
+        g.env["_f"].safe = g.env["_g"]
     return g.env["_f"]
 
 

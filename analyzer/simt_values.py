@@ -226,10 +226,19 @@ def mix_tokens(salt: int, *xs: V, force: bool = False,
     h = ((int(salt) & 0x7FFFFFFF) * 0x9E3779B1 + 7) & ((1 << 62) - 1)  # the seed, every thread
     ok = None
     for p, nz in [token_part(x, known) for x in xs] + list(fixed):
-        ok = nz if ok is None else ok & nz
-        h = (h ^ p) * _M1
+        if ok is None:
+            ok, h = nz, p ^ h  # a new array: updated in place from here on (same values)
+        else:
+            ok = ok & nz
+            h ^= p
+        h *= _M1
         h ^= h >> 31
-    return np.where(ok, (h & ((1 << 62) - 1)) | 1, 0)
+    if ok is None:
+        return np.where(ok, (h & ((1 << 62) - 1)) | 1, 0)
+    h &= (1 << 62) - 1
+    h |= 1
+    h[~ok] = 0
+    return h
 
 
 OP_SALT = {op: i + 1 for i, op in enumerate(

@@ -89,3 +89,18 @@ def test_floor_of_a_rational_sum_in_integers():
             except (lanes._Unknown, ZeroDivisionError, TypeError, ValueError, OverflowError):
                 lv = None
             assert lv == got[1] and type(lv) is type(got[1]), (e, vals, lv)
+
+
+def test_lanes_where_some_lanes_have_no_value():
+    # lane 2 divides by zero, lane 3 lacks y, an Or is decided by x alone in lane 0: the
+    # lane-by-lane twin of the compiled loop answers each lane as evaluating it alone does
+    e = sp.floor(k / (x - 2)) + y
+    c = sp.Or(x < 1, y > 3)
+    tvs = [{x: 0, y: 1}, {x: 1, y: 5}, {x: 2, y: 0}, {x: 3}]
+    extra = {k: 12}
+    assert lanes.num_lanes(e, tvs, extra) == lanes.num_lanes(e, tvs, extra) == [-5, -7, None, None]
+    assert lanes.num_bool_lanes(c, tvs, extra) == lanes.num_bool_lanes(c, tvs, extra) == [True, True, False, None]
+    f = numeval._build(e, "num", lanes=True)
+    assert f.safe(tvs, extra) == [lanes.num(e, {**tv, **extra}) for tv in tvs]
+    g = numeval._build(c, "bool", lanes=True)
+    assert g.safe(tvs, extra) == [lanes.num_bool(c, {**tv, **extra}) for tv in tvs]
