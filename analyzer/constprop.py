@@ -557,7 +557,8 @@ def collect_writes(x: ir.Expr, out: set) -> None:
         v = _root_var(x.operand)
         if v is not None:
             out.add(v)
-    elif isinstance(x, ir.Call) and x.callee not in _DIM3_CTORS:
+    elif isinstance(x, ir.Call) and x.callee not in _DIM3_CTORS and x.launch is None:
+        # (cudaLaunchKernel takes its grid and block by value and writes nothing it is given)
         # Reference parameters can be written by the callee (e.g. `cin >> n`, `init(n)` with
         # `void init(int &n)`): a record passed to any call, or any variable bound to a
         # non-const reference parameter of a function we can see.

@@ -142,8 +142,11 @@ def _reaching_launches(fns: list[ir.Function]) -> list[ir.Function]:
         for x in f.expressions():
             if isinstance(x, ir.LaunchExpr):
                 launches.add(f)
-            elif isinstance(x, ir.Call) and x.function is not None and x.function.body is not None:
-                callers[x.function].add(f)
+            elif isinstance(x, ir.Call):
+                if x.launch is not None:
+                    launches.add(f)
+                if x.function is not None and x.function.body is not None:
+                    callers[x.function].add(f)
     keep = set(launches)
     todo = list(launches)
     while todo:
@@ -221,9 +224,11 @@ def _visit(s: ir.Stmt, env: Env, h: _Hooks) -> None:
         for x in e.walk():
             if isinstance(x, ir.LaunchExpr) and h.on_launch is not None:
                 h.on_launch(x, env)
-            elif isinstance(x, ir.Call) and h.on_call is not None and x.function is not None \
-                    and x.function.body is not None:
-                h.on_call(x, env)
+            elif isinstance(x, ir.Call):
+                if x.launch is not None and h.on_launch is not None:
+                    h.on_launch(x.launch, env)  # cudaLaunchKernel(...)
+                if h.on_call is not None and x.function is not None and x.function.body is not None:
+                    h.on_call(x, env)
 
 
 def _block(b: ir.Block, env: Env, h: _Hooks) -> None:
@@ -252,8 +257,8 @@ def _stmt(s: ir.Stmt, env: Env, h: _Hooks) -> None:
             env.forget(s.var, f"`{s.var.name}` is declared without a value at line {line}")
         else:
             env.forget(s.var, _unknown_because(s.init, env, line))
-        if s.init is not None:  # `cudaError_t e = cudaMemcpy(&n, ...)` writes n
-            _call_writes(s.init, env, line, exclude=s.var)
+        if s.init is not None and not getattr(s.init, "launch_args", False):
+            _call_writes(s.init, env, line, exclude=s.var)  # `cudaError_t e = cudaMemcpy(&n, ...)` writes n
         _apply(effects, env)
     elif isinstance(s, ir.ExprStmt):
         _visit(s, env, h)

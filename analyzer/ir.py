@@ -207,6 +207,9 @@ class Call(Expr):
     # A method call (``obj.f(a)``): ``args[0]`` is the object (its address, ``&obj``, for a
     # method of the project's own), the method's parameters take ``args[1:]``.
     method: bool = False
+    # ``cudaLaunchKernel((void *)k, grid, block, args, smem, stream)`` and its cooperative twin:
+    # the launch it makes (not a child: the call itself stays what the host rules check).
+    launch: Optional["LaunchExpr"] = field(default=None, repr=False)
 
     def children(self):
         return list(self.args)
@@ -270,6 +273,9 @@ class InitList(Expr):
     items: list[Expr]
     # A record's braced aggregate initialization: its field names in declaration order.
     fields: Optional[tuple] = field(default=None, repr=False)
+    # ``void *args[] = {&a, &b}`` handed to cudaLaunchKernel: the runtime reads a and b
+    # through it, nothing writes them (the addresses taken here are no out-arguments).
+    launch_args: bool = False
 
     def children(self):
         return list(self.items)
@@ -596,6 +602,9 @@ class LaunchSite:
     # void launch(K kernel, const params &p, ...) { kernel<<<p.grid, p.block>>>(...); }``):
     # that function's name; ``range`` is then the call that hands it the kernel.
     via: str = ""
+    # Launched through the runtime API (``cudaLaunchKernel``, ``cudaLaunchCooperativeKernel``):
+    # its name. The call returns the launch's error itself (CL701's, not CL702's concern).
+    api: str = ""
     # Kernel parameters passed the same variable as a component of the block (``dim3 b(n);
     # k<<<g, b>>>(..., n)``): parameter name -> component.
     block_params: dict = field(default_factory=dict)

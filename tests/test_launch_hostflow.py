@@ -375,3 +375,44 @@ def test_launch_shapes_returned_through_reference_and_pointer_arguments(tmp_path
     # (2097152 + 191) / 192 = 10923 blocks
     assert (s[3].grid, s[3].block) == ((4096, 1, 1), (32, 1, 1))
     assert (s[4].grid, s[4].block) == ((10923, 1, 1), (192, 1, 1))
+
+
+def test_launches_through_the_runtime_api(tmp_path):
+    # cudaLaunchCooperativeKernel / cudaLaunchKernel are launches: grid and block by value, the
+    # kernel's arguments through `void *args[]` (taking their addresses writes none of them).
+    # The call returns the launch's error (CL701 when ignored), so no CL702 for it.
+    src = tmp_path / "coop.cu"
+    src.write_text(textwrap.dedent("""
+        #include <cooperative_groups.h>
+        namespace cg = cooperative_groups;
+        __global__ void steps(float *d, int n) {
+          cg::grid_group g = cg::this_grid();
+          int i = blockIdx.x * blockDim.x + threadIdx.x;
+          if (i < n) d[i] += 1.0f;
+          g.sync();
+          if (i < n) d[i] *= 2.0f;
+        }
+        __global__ void plain(float *d, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) d[i] = 0; }
+        int main() {
+          float *d; int n = 8192;
+          cudaMalloc(&d, n * sizeof(float));
+          dim3 grid(n / 128), block(128);
+          void *args[] = {(void *)&d, (void *)&n};
+          cudaLaunchCooperativeKernel((void *)steps, grid, block, args, 0, 0);
+          cudaError_t e = cudaLaunchKernel((const void *)plain, dim3(32), dim3(256), args, 0, 0);
+          return e != cudaSuccess;
+        }
+    """))
+    fa = analyze_file(str(src), AnalysisOptions(use_ptxas=False))
+    by = {k.name: k.launch for k in fa.kernels}
+    assert by["steps"].block == (128, 1, 1) and by["steps"].grid == (64, 1, 1)  # 8192 / 128
+    assert by["steps"].source == "launch-site"
+    assert by["plain"].block == (256, 1, 1) and by["plain"].grid == (32, 1, 1)
+    sites = {s.kernel: s for s in fa.tu.launches}
+    assert sites["steps"].api == "cudaLaunchCooperativeKernel"
+    assert sites["steps"].arg_values == [None, 8192]  # d is a pointer; n is 8192
+    from cudalint.rules.runner import check_file
+    res, _ = check_file(str(src), AnalysisOptions(use_ptxas=False))
+    codes = sorted((d.code, d.location.line) for d in res.diagnostics if d.code.startswith("CL70"))
+    assert ("CL701", 17) in codes  # the cooperative launch's error is ignored
+    assert not any(c == "CL702" for c, _ in codes)

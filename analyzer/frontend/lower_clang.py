@@ -80,6 +80,7 @@ class Lowerer(StmtLowering, ExprLowering):
         self._dependent = False
         self._current_function = ""
         self._main_decls: list = []
+        self._list_inits: dict = {}  # local Variable -> its braced initializer (ir.InitList)
 
     # ------------------------------------------------------------------ entry
     def run(self) -> ir.TranslationUnit:

@@ -291,7 +291,46 @@ class ExprLowering:
             call.function = fn
             if self._callees is not None and fn not in self._callees:
                 self._callees.append(fn)
+        if name in _API_LAUNCHES and len(args) >= 3:
+            call.launch = self._api_launch(call, args_c)
         return call
+
+    def _api_launch(self, call: ir.Call, args_c: list) -> Optional[ir.LaunchExpr]:
+        """The launch a ``cudaLaunchKernel``/``cudaLaunchCooperativeKernel`` call makes:
+        ``(func, gridDim, blockDim, args, sharedMem, stream)``. The kernel's arguments are
+        those of a local ``void *args[] = {(void *)&a, &b, ...}`` the call passes; otherwise
+        none are known."""
+        k = call.args[0]
+        while isinstance(k, ir.Cast):
+            k = k.operand
+        if not isinstance(k, ir.FuncRef):
+            return None
+        a = call.args
+        cfg = [a[1], a[2]] + a[4:6]
+        kargs: list = []
+        items = a[3] if len(a) > 3 else None
+        while isinstance(items, ir.Cast):
+            items = items.operand
+        init = self._list_inits.get(items.var) if isinstance(items, ir.VarRef) and \
+            items.var.type.element is not None and items.var.type.element.spelling.replace(" ", "") == "void*" \
+            else None
+        if init is not None:
+            init.launch_args = True
+            for x in init.items:
+                while isinstance(x, ir.Cast):
+                    x = x.operand
+                if not (isinstance(x, ir.UnaryOp) and x.op == "&"):
+                    kargs = []
+                    break
+                kargs.append(x.operand)
+        texts = [self._text(x) for x in args_c]
+        site = ir.LaunchSite(kernel=k.name, template_args=k.template_args, range=call.range, args=kargs,
+                             grid_text=texts[1], block_text=texts[2],
+                             smem_text=texts[4] if len(texts) > 4 else "",
+                             stream_text=texts[5] if len(texts) > 5 else "", api=call.callee)
+        site.caller = self._current_function
+        self.out.launches.append(site)
+        return ir.LaunchExpr(call.range, call.type, site, cfg, kargs)
 
     def _by_reference(self, ref: ci.Cursor, args: list) -> list:
         """A __shared__ object (a CUB TempStorage, say) bound to a reference parameter of a
@@ -347,6 +386,10 @@ class ExprLowering:
         self.out.launches.append(site)
         return ir.LaunchExpr(r, t, site, cfg_ir, args)
 
+
+
+# Runtime calls that launch the kernel passed as their first argument.
+_API_LAUNCHES = frozenset({"cudaLaunchKernel", "cudaLaunchCooperativeKernel"})
 
 
 def record_fields(t: ci.Type) -> tuple:

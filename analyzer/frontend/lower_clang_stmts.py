@@ -45,6 +45,8 @@ class StmtLowering:
                     self._locals.append(v)
                     mark = len(self.cub_barriers)
                     init = self._var_init(d)
+                    if isinstance(init, ir.InitList):
+                        self._list_inits[v] = init  # a launch's `void *args[] = {&a, ...}`
                     out.append(ir.DeclStmt(srange(d), v, init))
                     out.extend(self._cub_barrier_after(mark, srange(d)))
             return out
