@@ -77,18 +77,27 @@ def host_functions(tu: Optional[ir.TranslationUnit], path) -> list[ir.Function]:
             and f.body is not None]
 
 
+def _cfgs(tu: Optional[ir.TranslationUnit]):
+    """``cfg_of(fn)``: the control-flow graph of a host function, built once per translation
+    unit for both rules (CL701's ignored errors and CL702's unchecked launches read the same
+    graphs; neither changes them)."""
+    memo = tu.__dict__.setdefault("_host_cfgs", {}) if tu is not None else {}
+
+    def cfg_of(fn):
+        g = memo.get(id(fn))
+        if g is None or g[0] is not fn:
+            g = memo[id(fn)] = (fn, CFG(fn))
+        return g[1]
+    return cfg_of
+
+
 def ignored_errors(tu: Optional[ir.TranslationUnit], path) -> list[IgnoredError]:
     """Per host function of ``path``: calls whose error is discarded (unless every later path
     checks the last error, which keeps the failure until read), then errors stored in a variable
     that is never read."""
     out: list[IgnoredError] = []
     memo: dict = {}
-    cfgs: dict = {}
-
-    def cfg_of(fn):
-        if id(fn) not in cfgs:
-            cfgs[id(fn)] = CFG(fn)
-        return cfgs[id(fn)]
+    cfg_of = _cfgs(tu)
 
     fns = host_functions(tu, path)
     for fn in fns:
@@ -129,12 +138,7 @@ def unchecked_launches(tu: Optional[ir.TranslationUnit], path) -> list[Unchecked
     checked when every call of the helper in the file is followed by a check."""
     out: list[UncheckedLaunch] = []
     memo: dict = {}
-    cfgs: dict = {}
-
-    def cfg_of(fn):
-        if id(fn) not in cfgs:
-            cfgs[id(fn)] = CFG(fn)
-        return cfgs[id(fn)]
+    cfg_of = _cfgs(tu)
 
     fns = host_functions(tu, path)
     for fn in fns:

@@ -745,7 +745,11 @@ class NvccPlan:
                                 f"directory (so the whole file was not compiled); the device code "
                                 f"alone: {first.reason}")
                 return self._missing(first, line[1])
-        whole = _nvcc_run(cmd + [str(src)], sm, tool, version, timeout)
+        own = _cmd_include_dirs(cmd)
+        absent = _absent_include(src, _header_search_dirs(tool, [str(src.parent)] + own)) \
+            if own is not None else None
+        whole = _not_found(absent, str(src), cmd + [str(src)], sm, tool, version) if absent else \
+            _nvcc_run(cmd + [str(src)], sm, tool, version, timeout)
         if whole.ok or dc is None:
             if not whole.ok and first is not None:
                 whole.reason = f"{first.reason}; the whole file: {whole.reason}"
@@ -944,14 +948,117 @@ def _includes_missing_header(src: Path, rep: PtxasReport) -> Optional[tuple[str,
     return f"{text.count(chr(10), 0, m.start()) + 1}:{m.start(1) - line_start + 1}", header
 
 
+def _absent_include(src: Path, dirs: list) -> Optional[tuple[int, int, str]]:
+    """(line, column, header) of the first ``#include`` of ``src`` outside any ``#if`` (an
+    include guard aside) that names a header in none of ``dirs`` (nvcc's search directories,
+    the file's own first): the preprocessor stops there with "No such file or directory", so
+    that compile need not run. None when every such header exists, or ``dirs`` are unknown."""
+    if not dirs:
+        return None
+    try:
+        text = src.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    # block comments out (their lines kept, so that line numbers stay)
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    lines = text.splitlines()
+    dirs_at = [(n, m) for n, line in enumerate(lines, 1) if (m := _DIRECTIVE.match(line))]
+    # `#ifndef X_H` then `#define X_H` first: an include guard, not a condition
+    guarded = len(dirs_at) >= 2 and dirs_at[0][1].group(1) == "ifndef" and dirs_at[1][1].group(1) == "define"
+    depth = -1 if guarded else 0
+    for n, m in dirs_at:
+        word = m.group(1)
+        if word in ("if", "ifdef", "ifndef"):
+            depth += 1
+        elif word == "endif":
+            depth -= 1
+        elif word == "include" and depth <= 0:
+            inc = _INCLUDE_NAME.match(lines[n - 1], m.end())
+            if inc is None:
+                continue  # `#include MACRO`
+            name = inc.group(2)
+            where = ([str(src.parent)] if inc.group(1) == '"' else []) + list(dirs)
+            if not any(os.path.isfile(os.path.join(d, name)) for d in where):
+                return n, inc.start(1) + 1, name
+    return None
+
+
+def _cmd_include_dirs(cmd: list) -> Optional[list]:
+    """The header directories an nvcc command adds (``-I``, ``-isystem``, ``-Xcompiler
+    -idirafter,D`` for the stand-ins...), or None when some option may add one this does not
+    read (then nothing is decided without nvcc)."""
+    out: list = []
+    i = 0
+    while i < len(cmd):
+        x = cmd[i]
+        nxt = cmd[i + 1] if i + 1 < len(cmd) else ""
+        if x in ("-I", "-isystem", "--include-path", "--system-include", "-idirafter", "-iquote"):
+            out.append(nxt)
+            i += 2
+            continue
+        if x.startswith("-I"):
+            out.append(x[2:])
+        elif x.startswith(("--include-path=", "--system-include=", "-isystem=")):
+            out.append(x.split("=", 1)[1])
+        elif x in ("-Xcompiler", "--compiler-options") or x.startswith(("-Xcompiler=", "--compiler-options=")):
+            val = x.split("=", 1)[1] if "=" in x else nxt
+            parts = val.split(",")
+            j = 0
+            while j < len(parts):
+                q = parts[j]
+                for flag in ("-idirafter", "-isystem", "-iquote", "-I"):
+                    if q.startswith(flag):
+                        d = q[len(flag):] or (parts[j + 1] if j + 1 < len(parts) else "")
+                        if not q[len(flag):]:
+                            j += 1
+                        out.append(d)
+                        break
+                else:
+                    if q.startswith(("-include", "-nostdinc", "--sysroot", "-isysroot")):
+                        return None
+                j += 1
+            if "=" not in x:
+                i += 1
+        elif x.startswith(("-isystem", "-idirafter", "-iquote", "-nostdinc", "--sysroot", "-isysroot",
+                           "-ccbin", "--compiler-bindir", "--input-drive-prefix", "-include",
+                           "--pre-include", "-Xcudafe", "-Xcicc")):
+            return None
+        i += 1
+    return [d for d in out if d]
+
+
+_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(\w+)")
+_INCLUDE_NAME = re.compile(r"[ \t]*([<\"])([^>\"\n]+)[>\"]")
+
+
+def _not_found(absent: tuple, shown: str, cmd: list, sm: str, tool: str, version: Optional[str],
+               ) -> PtxasReport:
+    """The report nvcc gives for a header it cannot find (its host preprocessor's message)."""
+    line, col, name = absent
+    log = f"{shown}:{line}:{col}: fatal error: {name}: No such file or directory\ncompilation terminated."
+    return PtxasReport(ok=False, reason=_failure(log, 1, sm, "nvcc"), arch=sm, nvcc=tool,
+                       nvcc_version=version, command=cmd, log=log)
+
+
 def _nvcc_device_only(src: Path, dc, cmd: list[str], sm: str, tool: str,
                       version: Optional[str], timeout: float) -> PtxasReport:
     """nvcc on the device code: first without the file's system headers, then with them (not
-    when the first could not find a header: the second includes everything the first did)."""
+    when the first could not find a header: the second includes everything the first did; nor
+    when one of those system headers is nowhere nvcc looks: it would stop there)."""
     rep = None
     for system in ([False, True] if dc.system_includes else [False]):
         if rep is not None and _missing_header(rep):
             break
+        if system:
+            own = _cmd_include_dirs(cmd)
+            dirs = _header_search_dirs(tool, [str(src.parent)] + own) if own is not None else []
+            gone = next((i for i, h in enumerate(dc.system_includes)
+                         if dirs and not any(os.path.isfile(os.path.join(d, h)) for d in dirs)), None)
+            if gone is not None:  # the first lines of that code: `#include <h>`, one a line
+                rep = _not_found((gone + 1, 10, dc.system_includes[gone]), f"{src.name} (device code)",
+                                 cmd + [f"-I{src.parent}", "-x", "cu", f"{src.stem}.cu"], sm, tool, version)
+                rep.mode = "device code only"
+                break
         with tempfile.TemporaryDirectory(prefix="cudalint-dev-") as tmp:
             dev = Path(tmp) / (src.stem + ".cu")
             dev.write_text(dc.source_for_nvcc(system_headers=system), encoding="utf-8")

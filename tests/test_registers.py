@@ -345,3 +345,33 @@ def test_a_wrapper_that_finds_nvcc_on_path_is_asked_every_process(tmp_path):
     assert R._tool_identity(str(blind)) is None
     ident = R._tool_identity(str(tmp_path / "bin" / "nvcc"))
     assert ident is not None and ident[1][0] == str(real.resolve())
+
+
+def test_a_header_nowhere_nvcc_looks_is_found_missing_without_compiling(tmp_path):
+    # Which #include stops the preprocessor: one outside any #if (the include guard aside),
+    # not in a comment, naming a header in none of the directories searched.
+    (tmp_path / "here.h").write_text("int x;\n")
+    src = tmp_path / "k.cuh"
+    src.write_text('#ifndef K_CUH\n#define K_CUH\n/* #include <not_in_a_comment.h>\n*/\n'
+                   '#include "here.h"\n#ifdef USE_MPI\n#include <mpi.h>\n#endif\n'
+                   '#include <nowhere_lib.h>\n__global__ void k() {}\n#endif\n')
+    sysdir = tmp_path / "sys"
+    sysdir.mkdir()
+    assert R._absent_include(src, [str(sysdir)]) == (9, 10, "nowhere_lib.h")
+    (sysdir / "nowhere_lib.h").write_text("")
+    assert R._absent_include(src, [str(sysdir)]) is None  # now found; mpi.h is conditional
+    assert R._absent_include(src, []) is None  # the compiler's directories unknown: no guess
+
+
+@needs_nvcc
+def test_the_missing_header_report_is_the_one_nvcc_gives(tmp_path):
+    # The same report whether nvcc runs or the missing header is seen first (one compile fewer).
+    src = tmp_path / "m.cu"
+    src.write_text("#include <stdio.h>\n  #include <cudalint_absent_header.h>\n__global__ void k(float *p) { p[0] = 1; }\n")
+    cmd = [NVCC, "-cubin", "-arch=sm_90", "-o", "/dev/null", str(src)]
+    ran = R._nvcc_run(cmd, "sm_90", NVCC, None, 120)
+    dirs = R._header_search_dirs(NVCC, [str(tmp_path)])
+    seen = R._not_found(R._absent_include(src, dirs), str(src), cmd, "sm_90", NVCC, None)
+    assert not ran.ok and not seen.ok
+    assert seen.reason == ran.reason
+    assert R._missing_header(seen) == "cudalint_absent_header.h"
