@@ -302,6 +302,8 @@ def _where(site: ir.LaunchSite, kernel: ir.Function) -> str:
     f = site.range.file
     at = f"{os.path.basename(f)}:" if f and kernel.range.file and not site.range.in_file(kernel.range.file) else "line "
     via = f" (launched by `{site.via}`)" if site.via else ""
+    if site.api:
+        return f"{at}{site.range.line}: {site.api}({site.kernel}, {cfg}){via}"
     return f"{at}{site.range.line}: {site.kernel}<<<{cfg}>>>{via}"
 
 

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import constprop, ir
+from .coop_groups import group_kind
 from .cfg import BLOCK_BARRIER_CALLS, BRANCH, CFG, LOOP_COND, SWITCH, Node, is_grid_sync
 from .digraph import dfs_postorder_nodes
 from .simt import branch_divergence
@@ -452,6 +453,18 @@ class Uniformity:
         e = _strip(e)
         if isinstance(e, ir.Builtin):
             return e.component if e.name == "blockDim" and e.component in ("x", "y", "z") else None
+        if isinstance(e, ir.Member) and _block_group_call(e.base) in ("group_dim", "dim_threads") \
+                and e.member in "xyz":
+            return e.member
+        if _block_group_call(e) in ("size", "num_threads") and self._one_d_block():
+            return "x"  # the block's thread count, blockDim.x when every launch is 1-D
+        if isinstance(e, ir.Const) and self._known_block is not None:
+            # the size every launch gives one component (`const int nTPB = 256` with blocks of
+            # 256): blockDim of that component for the whole run
+            hits = [c for c, n in zip("xyz", self._known_block)
+                    if n and n > 1 and e.value == n and not isinstance(e.value, bool)]
+            if len(hits) == 1:
+                return hits[0]
         if isinstance(e, ir.VarRef) and e.var.storage == "param" and e.var.name in self._block_params \
                 and e.var in self.fn.params and not self._var_bits.get(e.var, 0):
             return self._block_params[e.var.name]  # never written in the kernel
@@ -481,6 +494,12 @@ class Uniformity:
         e = _strip(e)
         if isinstance(e, ir.Builtin):
             return e.component if e.name == "threadIdx" and e.component in ("x", "y", "z") else None
+        # cooperative groups on the thread block: `block.thread_index().c` is threadIdx.c, and
+        # `block.thread_rank()` threadIdx.x where every launch has a 1-D block
+        if isinstance(e, ir.Member) and _block_group_call(e.base) == "thread_index" and e.member in "xyz":
+            return e.member
+        if _block_group_call(e) == "thread_rank" and self._one_d_block():
+            return "x"
         if isinstance(e, ir.VarRef) and depth < 8:
             defs = self._plain_defs(e.var, at)
             if defs:
@@ -547,6 +566,8 @@ class Uniformity:
             return isinstance(e.value, int) and not isinstance(e.value, bool) and e.value >= 0
         if isinstance(e, ir.Builtin):
             return e.name in ("blockIdx", "blockDim", "gridDim")
+        if isinstance(e, ir.Member) and _block_group_call(e.base) in ("group_index", "block_index"):
+            return True  # blockIdx
         if isinstance(e, ir.BinOp) and e.op in ("+", "*"):
             return self._nonneg_uniform(e.lhs, at, depth + 1) and self._nonneg_uniform(e.rhs, at, depth + 1)
         if isinstance(e, ir.VarRef) and depth < 8:
@@ -563,7 +584,16 @@ class Uniformity:
             for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
                 if self._block_multiple(a, comp, at, depth + 1) and self._nonneg_uniform(b, at, depth + 1):
                     return True
+        if isinstance(e, ir.VarRef) and depth < 8:
+            # a local set only to such products (`gridSize = g.size() * gridDim.x`)
+            defs = self._plain_defs(e.var, at)
+            return bool(defs) and all(self._block_multiple(d.value, comp, d.node, depth + 1) for d in defs)
         return False
+
+    def _one_d_block(self) -> bool:
+        """Every launch has the same block, and it is 1-D."""
+        b = self._known_block
+        return b is not None and len(b) == 3 and b[1] == 1 and b[2] == 1
 
     def _strided(self, e: ir.Expr, comp: str, at: Optional[Node], depth: int, var) -> bool:
         """``e`` is ``threadIdx.comp + k*blockDim.comp`` with k >= 0 the same for the whole
@@ -574,6 +604,8 @@ class Uniformity:
             return False
         if isinstance(e, ir.Builtin):
             return e.name == "threadIdx" and e.component == comp
+        if isinstance(e, (ir.Call, ir.Member)):
+            return self._thread_index(e, at, depth) == comp  # block.thread_rank(), ...
         if isinstance(e, ir.BinOp) and e.op == "+":
             return any(self._strided(a, comp, at, depth + 1, var) and self._block_multiple(b, comp, at, depth + 1)
                        for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)))
@@ -825,6 +857,16 @@ def _full_mask(e: ir.Expr) -> bool:
     """A warp mask of all 32 lanes (``0xffffffff``, ``-1``, ``~0``)."""
     v = _const_int(e)
     return v is not None and v & 0xFFFFFFFF == 0xFFFFFFFF
+
+
+def _block_group_call(e: ir.Expr) -> Optional[str]:
+    """The method a call makes on a cooperative-groups ``thread_block`` (``g.thread_rank()``
+    with ``auto g = this_thread_block()``), or None."""
+    e = _strip(e)
+    if isinstance(e, ir.Call) and e.method and e.args and e.args[0].type is not None and \
+            group_kind(e.args[0].type.spelling)[0] == "block":
+        return e.callee.rsplit("::", 1)[-1]
+    return None
 
 
 def _strip(e: ir.Expr) -> ir.Expr:
