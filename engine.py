@@ -679,9 +679,10 @@ class WorkerPool:
                     busy.remove(w)
                     task, index = w.task, w.index
                     if hung and not died:
+                        from .rules.runner import RAISE_LIMIT
                         w.stop(kill=True)
                         msg = (f"analysis exceeded the per-file time limit of {limit:g} s "
-                               "(the analyser process was stopped)")
+                               f"(the analyser process was stopped){RAISE_LIMIT}")
                     else:
                         w.proc.join(timeout=5)
                         msg = (f"the analyser process crashed ({_signal_name(w.proc.exitcode)}) while "

@@ -215,6 +215,7 @@ def test_hung_worker_is_killed_after_the_time_limit(tmp_path, monkeypatch):
                              task(f)]))
     assert time.monotonic() - t0 < 60
     assert "per-file time limit of 1 s" in out[0].result.diagnostics[0].message
+    assert "`--time-limit SECONDS`" in out[0].result.diagnostics[0].message  # how to allow more
     assert out[1].result.diagnostics == [] and out[1].result.error is None
 
 
