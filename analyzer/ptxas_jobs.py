@@ -40,34 +40,58 @@ def set_threads(n: int) -> None:
 def _drain() -> None:
     global _taken
     while True:
-        with _lock:
-            if not _queue:
-                _workers.discard(threading.current_thread())
-                if not _workers:
-                    _taken = 0  # the next burst of jobs starts with a small batch again
-                return
-            key, fut = _queue.popleft()
-            limit = _batch_limit()
-            _taken += 1
-            window = [(k, f) for k, f in list(_queue)[:_WINDOW] if _same_flags(k, key)]
-        if _no_kernel(key):
-            # No kernel in the file's text: the whole file would be compiled, for a report that
-            # the analysis asks for only if clang finds a kernel after all (then compiled then).
+        with _choosing:
+            # One worker at a time takes its next job and the batch partners it chooses: two
+            # choosing at once from the same queue split a batch (cuda-samples' bitonicSort and
+            # scalarProd were each compiled alone, cooperative_groups.h read again each time,
+            # while the other worker took their partners: 2.5 s of nvcc apiece).
             with _lock:
-                if _jobs.get(key) is fut:
-                    del _jobs[key]
-            _plans.pop(key, None)
-            fut.cancel()
+                if not _queue:
+                    _workers.discard(threading.current_thread())
+                    if not _workers:
+                        _taken = 0  # the next burst of jobs starts with a small batch again
+                    return
+            taken = _take()
+        if taken is None:
             continue
-        if not fut.set_running_or_notify_cancel():
+        if len(taken) > 1:
+            _compile_batch(taken)
             continue
-        if limit > 1 and window:
-            _compile_batch(key, fut, window, limit)
-            continue
+        key, fut = taken[0]
         try:
             fut.set_result(_compile(key))
         except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for the report
             fut.set_exception(exc)
+
+
+_choosing = threading.Lock()
+
+
+def _take() -> Optional[list]:
+    """The next job and its batch partners, taken from the queue (the caller holds
+    ``_choosing``); None when the next job needs no compile."""
+    global _taken
+    with _lock:
+        if not _queue:
+            return None
+        key, fut = _queue.popleft()
+        limit = _batch_limit()
+        _taken += 1
+        window = [(k, f) for k, f in list(_queue)[:_WINDOW] if _same_flags(k, key)]
+    if _no_kernel(key):
+        # No kernel in the file's text: the whole file would be compiled, for a report that
+        # the analysis asks for only if clang finds a kernel after all (then compiled then).
+        with _lock:
+            if _jobs.get(key) is fut:
+                del _jobs[key]
+        _plans.pop(key, None)
+        fut.cancel()
+        return None
+    if not fut.set_running_or_notify_cancel():
+        return None
+    if limit > 1 and window:
+        return _batch_of(key, fut, window, limit)
+    return [(key, fut)]
 
 
 # Several files' compiles in one nvcc call (analyzer/ptxas_batch): each batch pays nvcc's fixed
@@ -120,9 +144,9 @@ def _plan(key: tuple):
     return _plans[key]
 
 
-def _compile_batch(key: tuple, fut: Future, window: list, limit: int) -> None:
-    """Compile ``key`` with the queued jobs of ``window`` that can share its nvcc call; each
-    future gets its file's report (any failure here: the file's own compile)."""
+def _batch_of(key: tuple, fut: Future, window: list, limit: int) -> list:
+    """``key``'s job and the queued jobs of ``window`` that can share its nvcc call, taken
+    from the queue (just ``key``'s where none can, or choosing fails)."""
     from . import ptxas_batch
 
     taken: list = [(key, fut)]
@@ -132,10 +156,20 @@ def _compile_batch(key: tuple, fut: Future, window: list, limit: int) -> None:
         with _lock:
             for i in chosen[1:]:
                 k, f = window[i - 1]
-                if (k, f) in _queue:  # not taken by another worker meanwhile
+                if (k, f) in _queue:  # still queued (finish() may have dropped it)
                     _queue.remove((k, f))
                     taken.append((k, f))
-        taken = [(k, f) for k, f in taken if f is fut or f.set_running_or_notify_cancel()]
+    except Exception:  # noqa: BLE001 - compiled alone
+        pass
+    return [(k, f) for k, f in taken if f is fut or f.set_running_or_notify_cancel()]
+
+
+def _compile_batch(taken: list) -> None:
+    """Compile the jobs of ``taken`` in one nvcc call; each future gets its file's report (any
+    failure here: the file's own compile)."""
+    from . import ptxas_batch
+
+    try:
         if len(taken) > 1:
             reports = ptxas_batch.compile_batch([_plan(k) for k, _ in taken])
             for (k, f), rep in zip(taken, reports):

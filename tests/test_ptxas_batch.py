@@ -287,3 +287,51 @@ def test_batches_only_where_cpu_is_short(monkeypatch):
     assert ptxas_jobs._batch_limit() == 1
     monkeypatch.setenv("CUDALINT_PTXAS_BATCH", "3")
     assert ptxas_jobs._batch_limit() == 3
+
+
+def test_two_workers_do_not_split_a_batch(tmp_path, monkeypatch):
+    # With two compile threads, the second used to take the next job while the first was still
+    # choosing its partners: each took part of the same batch (cuda-samples' bitonicSort was
+    # compiled alone, reading cooperative_groups.h again). One worker chooses at a time now.
+    import time as _time
+
+    files = []
+    for i in range(6):
+        f = tmp_path / f"k{i}.cu"
+        f.write_text(f"__global__ void k{i}(int *x) {{ x[0] = {i}; }}\n")
+        files.append(f)
+    batches, alone = [], []
+
+    def slow_choose(plans, limit):
+        _time.sleep(0.3)  # the first worker is still choosing when the second is free
+        return list(range(min(limit, len(plans))))
+
+    def fake_batch(plans):
+        batches.append(len(plans))
+        return [f"report {i}" for i in range(len(plans))]
+
+    monkeypatch.setattr(PB, "choose", slow_choose)
+    monkeypatch.setattr(PB, "compile_batch", fake_batch)
+    monkeypatch.setattr(ptxas_jobs, "_plan", lambda key: key)
+    monkeypatch.setattr(ptxas_jobs, "_no_kernel", lambda key: False)
+    monkeypatch.setattr(ptxas_jobs, "_compile", lambda key, *a: alone.append(key) or "alone")
+    monkeypatch.setattr(ptxas_jobs, "_jobs", {})
+    monkeypatch.setattr(ptxas_jobs, "_taken", 5)  # past the small first batch: 8 a batch
+    monkeypatch.setenv("CUDALINT_PTXAS_BATCH", "8")
+    from cudalint.analyzer.options import AnalysisOptions
+
+    opts = AnalysisOptions(include_dirs=[])
+    ptxas_jobs.finish()
+    ptxas_jobs.set_threads(2)
+    try:
+        with ptxas_jobs.queueing():
+            for f in files:
+                ptxas_jobs.start(str(f), opts)
+        futs = list(ptxas_jobs._jobs.values())
+        assert len(futs) == 6
+        for fut in futs:
+            fut.result(timeout=30)
+    finally:
+        ptxas_jobs.finish()
+        ptxas_jobs.set_threads(1)
+    assert batches == [6] and alone == []
