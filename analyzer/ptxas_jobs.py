@@ -214,8 +214,9 @@ def finish(wait: bool = True) -> None:
 
 def _after_fork_in_child() -> None:
     # a forked child has no worker thread: forget jobs that only that thread would finish
-    global _lock, _workers, _jobs, _taken, _held
+    global _lock, _choosing, _workers, _jobs, _taken, _held
     _lock = threading.Lock()
+    _choosing = threading.Lock()  # (a parent's worker may have held it at the fork)
     _taken = _held = 0
     _workers = set()
     _queue.clear()
