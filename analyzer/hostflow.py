@@ -105,7 +105,8 @@ def kernel_params(fn: ir.Function) -> list:
     if fn.body is None or not fn.params:
         return []
     names = {p.name: i for i, p in enumerate(fn.params)}
-    return [(names[x.site.kernel], x) for x in fn.expressions()
+    return [(names[x.site.kernel], x) for x in (y.launch if isinstance(y, ir.Call) else y
+                                                  for y in fn.expressions())
             if isinstance(x, ir.LaunchExpr) and x.site.kernel in names]
 
 

@@ -416,3 +416,32 @@ def test_launches_through_the_runtime_api(tmp_path):
     codes = sorted((d.code, d.location.line) for d in res.diagnostics if d.code.startswith("CL70"))
     assert ("CL701", 17) in codes  # the cooperative launch's error is ignored
     assert not any(c == "CL702" for c, _ in codes)
+
+
+def test_api_launches_of_a_function_pointer(tmp_path):
+    # `auto kernel = f; cudaLaunchKernel((void *)kernel, ...)` (FlashInfer's style), and a wrapper
+    # handed the kernel: the kernels the pointer is set to, or each call hands the wrapper
+    src = tmp_path / "ptr.cu"
+    src.write_text(textwrap.dedent("""
+        __global__ void scale(float *d, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) d[i] *= 2; }
+        __global__ void shift(float *d, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) d[i] += 1; }
+        typedef void (*kern_t)(float *, int);
+        cudaError_t run(kern_t k, float *d, int n, int threads) {
+          void *args[] = {(void *)&d, (void *)&n};
+          return cudaLaunchKernel((void *)k, dim3(n / threads), dim3(threads), args, 0, 0);
+        }
+        int main() {
+          float *d; int n = 4096;
+          cudaMalloc(&d, n * sizeof(float));
+          auto kernel = scale;
+          void *args[] = {(void *)&d, (void *)&n};
+          cudaError_t e = cudaLaunchKernel((void *)kernel, dim3(n / 64), dim3(64), args, 0, 0);
+          e = run(shift, d, n, 512);
+          return e != cudaSuccess;
+        }
+    """))
+    fa = analyze_file(str(src), AnalysisOptions(use_ptxas=False))
+    by = {k.name: k.launch for k in fa.kernels}
+    assert by["scale"].block == (64, 1, 1) and by["scale"].grid == (64, 1, 1)  # 4096 / 64
+    assert by["shift"].block == (512, 1, 1) and by["shift"].grid == (8, 1, 1)  # 4096 / 512
+    assert by["shift"].param_values.get("n") == 4096

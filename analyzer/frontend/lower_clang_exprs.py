@@ -303,6 +303,10 @@ class ExprLowering:
         k = call.args[0]
         while isinstance(k, ir.Cast):
             k = k.operand
+        if isinstance(k, ir.VarRef) and k.var.type is not None and k.var.type.kind == "pointer":
+            # a function pointer (`auto kernel = f<T>;`, or a parameter): the kernels the caller
+            # assigns to it, or those its callers pass (launch._pointer_candidates, hostflow)
+            k = ir.FuncRef(k.range, k.type, k.var.name)
         if not isinstance(k, ir.FuncRef):
             return None
         a = call.args
