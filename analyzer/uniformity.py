@@ -762,19 +762,53 @@ class Uniformity:
         ahead = self._barrier_ahead()
         return sum(1 for s in self.cfg.graph.successors(d) if s in ahead) <= 1
 
+    def leaving_to_kernel_ends(self, d: Node, functions: list) -> bool:
+        """:meth:`leaving_only` for a device function, given every function of the translation
+        unit: the threads turned away reach the function's end without another barrier, and
+        every call of the function is made by a kernel after which that kernel reaches no block
+        barrier either (cuda-samples' big_bitonicsort_kernel: `if (threadIdx.x >= len2)
+        return;` before its barriers, called last by its kernel). Then they leave the kernel."""
+        if self.fn.is_kernel:
+            return self.leaving_only(d)
+        ahead = self._barrier_ahead()
+        if sum(1 for s in self.cfg.graph.successors(d) if s in ahead) > 1:
+            return False
+        called = False
+        for g in functions:
+            if g is self.fn or g.body is None:
+                continue
+            calls = [x for x in g.expressions() if isinstance(x, ir.Call) and x.function is self.fn]
+            if not calls:
+                continue
+            if not g.is_kernel:
+                return False  # a device caller: what follows its own call is not followed here
+            called = True
+            cfg = CFG(g)
+            g_ahead = _barrier_ahead(cfg)
+            for n in cfg.nodes:
+                if any(isinstance(x, ir.Call) and x.function is self.fn for e in n.exprs() for x in e.walk()):
+                    if any(s in g_ahead for s in cfg.graph.successors(n)):
+                        return False
+        return called
+
     def _barrier_ahead(self) -> set:
         """The nodes from which a block barrier is reachable (the barriers included)."""
         if self._ahead is None:
-            g = self.cfg.graph
-            stack = list(self.cfg.barriers())
-            seen = set(stack)
-            while stack:
-                for p in g.predecessors(stack.pop()):
-                    if p not in seen:
-                        seen.add(p)
-                        stack.append(p)
-            self._ahead = seen
+            self._ahead = _barrier_ahead(self.cfg)
         return self._ahead
+
+
+def _barrier_ahead(cfg: CFG) -> set:
+    """The nodes of ``cfg`` from which a block barrier is reachable (the barriers included)."""
+    g = cfg.graph
+    stack = list(cfg.barriers())
+    seen = set(stack)
+    while stack:
+        for p in g.predecessors(stack.pop()):
+            if p not in seen:
+                seen.add(p)
+                stack.append(p)
+    return seen
 
 
 def released_by_exit(n: Node) -> bool:

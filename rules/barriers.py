@@ -128,10 +128,11 @@ def divergent_barrier(ctx: RuleContext):
             if key in seen or not ctx.in_file(b.range, no_file=True):
                 continue
             seen.add(key)
-            yield _cl601(ctx, me, uni.cfg, uni, b, d, None, {}, None)
+            leaving = uni.leaving_to_kernel_ends(d, tu.functions) and released_by_exit(b)
+            yield _cl601(ctx, me, uni.cfg, uni, b, d, None, {}, None, leaving=leaving)
 
 
-def _cl601(ctx, me, cfg, uni, b, d, kernel, events, launch):
+def _cl601(ctx, me, cfg, uni, b, d, kernel, events, launch, leaving=None):
     cond = _text(ctx, d.expr)
     why = uni.reasons.get(d) or ""
     name = _barrier_name(b)
@@ -159,7 +160,9 @@ def _cl601(ctx, me, cfg, uni, b, d, kernel, events, launch):
         if ev.arrived == ev.possible and ev.arrived < ev.alive:
             msg += f"; with a block of {launch.threads_per_block} threads only {ev.arrived} reach it"
     severity = None
-    if kernel is not None and uni.leaving_only(d) and released_by_exit(b):
+    if leaving is None:
+        leaving = kernel is not None and uni.leaving_only(d) and released_by_exit(b)
+    if leaving:
         # The threads turned away end the kernel without another barrier: an exited thread no
         # longer counts at a barrier, so nothing waits forever; only the guide's rule is broken.
         severity = "warning"

@@ -376,7 +376,7 @@ namespace cg = cooperative_groups;
 __device__ void tail(float* s) { s[threadIdx.x] *= 2.0f; __syncthreads(); }
 __device__ void grid_tail(float* s) { s[threadIdx.x] *= 2.0f; cg::this_grid().sync(); }
 __device__ void dev(float* s, int n) {
-    if (threadIdx.x >= n) return;                   // a device function's return: not an exit
+    if (threadIdx.x >= n) return;                   // back to h, which then ends
     __syncthreads();
 }
 __global__ void k(float* d, int n, int rows) {
@@ -452,7 +452,10 @@ def test_cl601_severity_follows_what_the_turned_away_threads_do(tmp_path):
     result, _ = check_file(str(p), AnalysisOptions(use_ptxas=False, block=(256, 1, 1)), CheckOptions())
     at = lambda key, nth=0: line_of(LEAVING, key, nth)
     sev = {d.location.line: d.severity for d in result.diagnostics if d.code == "CL601"}
-    assert sev == {at("__syncthreads();", 1): "error",     # dev's own return goes back to the caller
+    # dev's own return goes back to its caller, h, which ends there: the threads that return
+    # leave the kernel (an error before; device_fn_early_return_last_call.cu has the twin
+    # whose caller synchronises again, still an error)
+    assert sev == {at("__syncthreads();", 1): "warning",
                    at("__syncthreads();", 2): "warning",   # after the early return
                    at("__syncthreads();", 3): "error",     # the loop with a barrier after it
                    at("__syncthreads();", 4): "warning",   # after the early return (and the loop)
@@ -692,3 +695,18 @@ def test_thread_index_chains_are_followed_once_per_definition(tmp_path, monkeypa
     assert line_of(src, "a7 < blockDim.x") not in {d.line for d in u.divergent_decisions}
     assert not list(u.divergent_barriers())
     assert calls.count("a7") == 1 and calls.count("a0") == 2 and len(calls) == 15, calls
+
+
+def test_a_device_function_s_early_return_called_last_by_its_kernel_is_a_warning():
+    # fixtures/barriers/device_fn_early_return_last_call.cu: the threads sort_prefix turns away
+    # leave the kernel without another barrier (a warning, was an error); after
+    # sort_prefix_then, tail_sync synchronises again, so that one stays an error
+    from pathlib import Path
+
+    from cudalint.analyzer.pipeline import AnalysisOptions
+    from cudalint.rules.runner import check_file
+
+    fx = Path(__file__).resolve().parents[1] / "fixtures" / "barriers" / "device_fn_early_return_last_call.cu"
+    res, _ = check_file(str(fx), AnalysisOptions(use_ptxas=False))
+    got = sorted((d.location.line, d.severity) for d in res.diagnostics if d.code == "CL601")
+    assert got == [(14, "warning"), (23, "error")]
