@@ -105,9 +105,8 @@ def kernel_params(fn: ir.Function) -> list:
     if fn.body is None or not fn.params:
         return []
     names = {p.name: i for i, p in enumerate(fn.params)}
-    return [(names[x.site.kernel], x) for x in (y.launch if isinstance(y, ir.Call) else y
-                                                  for y in fn.expressions())
-            if isinstance(x, ir.LaunchExpr) and x.site.kernel in names]
+    return [(names[x.site.kernel], x) for x in map(ir.launch_in, fn.expressions())
+            if x is not None and x.site.kernel in names]
 
 
 def _bind_call(fn: ir.Function, c: ir.Call, env: Env, seed: Env) -> Env:
@@ -141,13 +140,10 @@ def _reaching_launches(fns: list[ir.Function]) -> list[ir.Function]:
     callers: dict = defaultdict(set)  # callee -> functions calling it
     for f in fns:
         for x in f.expressions():
-            if isinstance(x, ir.LaunchExpr):
+            if ir.launch_in(x) is not None:
                 launches.add(f)
-            elif isinstance(x, ir.Call):
-                if x.launch is not None:
-                    launches.add(f)
-                if x.function is not None and x.function.body is not None:
-                    callers[x.function].add(f)
+            if isinstance(x, ir.Call) and x.function is not None and x.function.body is not None:
+                callers[x.function].add(f)
     keep = set(launches)
     todo = list(launches)
     while todo:
@@ -223,13 +219,12 @@ def _visit(s: ir.Stmt, env: Env, h: _Hooks) -> None:
         return
     for e in s.exprs():
         for x in e.walk():
-            if isinstance(x, ir.LaunchExpr) and h.on_launch is not None:
-                h.on_launch(x, env)
-            elif isinstance(x, ir.Call):
-                if x.launch is not None and h.on_launch is not None:
-                    h.on_launch(x.launch, env)  # cudaLaunchKernel(...)
-                if h.on_call is not None and x.function is not None and x.function.body is not None:
-                    h.on_call(x, env)
+            launch = ir.launch_in(x)
+            if launch is not None and h.on_launch is not None:
+                h.on_launch(launch, env)
+            if isinstance(x, ir.Call) and h.on_call is not None and x.function is not None \
+                    and x.function.body is not None:
+                h.on_call(x, env)
 
 
 def _block(b: ir.Block, env: Env, h: _Hooks) -> None:

@@ -472,6 +472,14 @@ class OtherStmt(Stmt):
         return list(self.parts)
 
 
+def launch_in(x: Expr) -> Optional[LaunchExpr]:
+    """The kernel launch expression node ``x`` makes: itself (``k<<<g, b>>>(...)``), or the
+    one a ``cudaLaunchKernel``-style call carries (``Call.launch``); None otherwise."""
+    if isinstance(x, LaunchExpr):
+        return x
+    return x.launch if isinstance(x, Call) else None
+
+
 def walk_stmt(s: Stmt) -> Iterator[Stmt]:
     """Pre-order: a block's statements; a loop's init statements, then its child blocks; any
     other statement's child blocks (iterative, as :meth:`Expr.walk`)."""

@@ -84,8 +84,7 @@ def resolve_launch_sites(tu: ir.TranslationUnit, device=None) -> None:
         kernels.setdefault(k.name, k)
     _pointer_candidates(tu, kernels)
     owner = {id(x.site): fn for fn in tu.functions if not fn.is_kernel
-             for x in (y.launch if isinstance(y, ir.Call) else y for y in fn.expressions())
-             if isinstance(x, ir.LaunchExpr)}
+             for x in map(ir.launch_in, fn.expressions()) if x is not None}
 
     def on_launch(x: ir.LaunchExpr, env) -> None:
         site = x.site

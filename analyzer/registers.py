@@ -745,9 +745,7 @@ class NvccPlan:
                                 f"directory (so the whole file was not compiled); the device code "
                                 f"alone: {first.reason}")
                 return self._missing(first, line[1])
-        own = _cmd_include_dirs(cmd)
-        absent = _absent_include(src, _header_search_dirs(tool, [str(src.parent)] + own)) \
-            if own is not None else None
+        absent = _absent_include(src, _nvcc_search_dirs(tool, src, cmd))
         whole = _not_found(absent, str(src), cmd + [str(src)], sm, tool, version) if absent else \
             _nvcc_run(cmd + [str(src)], sm, tool, version, timeout)
         if whole.ok or dc is None:
@@ -978,9 +976,21 @@ def _absent_include(src: Path, dirs: list) -> Optional[tuple[int, int, str]]:
                 continue  # `#include MACRO`
             name = inc.group(2)
             where = ([str(src.parent)] if inc.group(1) == '"' else []) + list(dirs)
-            if not any(os.path.isfile(os.path.join(d, name)) for d in where):
+            if not _found(name, where):
                 return n, inc.start(1) + 1, name
     return None
+
+
+def _found(header: str, dirs) -> bool:
+    """Whether ``header`` is a file in one of ``dirs``."""
+    return any(os.path.isfile(os.path.join(d, header)) for d in dirs)
+
+
+def _nvcc_search_dirs(tool: str, src: Path, cmd: list) -> list:
+    """Every directory an nvcc command searches for a header of ``src`` (its own directory,
+    the command's, the compiler's); [] when some cannot be known."""
+    own = _cmd_include_dirs(cmd)
+    return _header_search_dirs(tool, [str(src.parent)] + own) if own is not None else []
 
 
 def _cmd_include_dirs(cmd: list) -> Optional[list]:
@@ -1050,10 +1060,8 @@ def _nvcc_device_only(src: Path, dc, cmd: list[str], sm: str, tool: str,
         if rep is not None and _missing_header(rep):
             break
         if system:
-            own = _cmd_include_dirs(cmd)
-            dirs = _header_search_dirs(tool, [str(src.parent)] + own) if own is not None else []
-            gone = next((i for i, h in enumerate(dc.system_includes)
-                         if dirs and not any(os.path.isfile(os.path.join(d, h)) for d in dirs)), None)
+            dirs = _nvcc_search_dirs(tool, src, cmd)
+            gone = next((i for i, h in enumerate(dc.system_includes) if dirs and not _found(h, dirs)), None)
             if gone is not None:  # the first lines of that code: `#include <h>`, one a line
                 rep = _not_found((gone + 1, 10, dc.system_includes[gone]), f"{src.name} (device code)",
                                  cmd + [f"-I{src.parent}", "-x", "cu", f"{src.stem}.cu"], sm, tool, version)

@@ -762,12 +762,13 @@ class Uniformity:
         ahead = self._barrier_ahead()
         return sum(1 for s in self.cfg.graph.successors(d) if s in ahead) <= 1
 
-    def leaving_to_kernel_ends(self, d: Node, functions: list) -> bool:
+    def leaving_to_kernel_ends(self, d: Node, functions: list, cfg_of=CFG) -> bool:
         """:meth:`leaving_only` for a device function, given every function of the translation
         unit: the threads turned away reach the function's end without another barrier, and
         every call of the function is made by a kernel after which that kernel reaches no block
         barrier either (cuda-samples' big_bitonicsort_kernel: `if (threadIdx.x >= len2)
-        return;` before its barriers, called last by its kernel). Then they leave the kernel."""
+        return;` before its barriers, called last by its kernel). Then they leave the kernel.
+        ``cfg_of(g)``: a caller's control-flow graph (the kernels' own, already built)."""
         if self.fn.is_kernel:
             return self.leaving_only(d)
         ahead = self._barrier_ahead()
@@ -783,7 +784,7 @@ class Uniformity:
             if not g.is_kernel:
                 return False  # a device caller: what follows its own call is not followed here
             called = True
-            cfg = CFG(g)
+            cfg = cfg_of(g)
             g_ahead = _barrier_ahead(cfg)
             for n in cfg.nodes:
                 if any(isinstance(x, ir.Call) and x.function is self.fn for e in n.exprs() for x in e.walk()):

@@ -116,6 +116,13 @@ def divergent_barrier(ctx: RuleContext):
     tu = ctx.analysis.tu
     if tu is None:
         return
+    cfgs = {id(kf.function): kf.sync.cfg for kf in ctx.kernels if kf.sync is not None}
+
+    def cfg_of(g):  # a kernel's graph is the one its facts hold
+        if id(g) not in cfgs:
+            cfgs[id(g)] = CFG(g)
+        return cfgs[id(g)]
+
     for fn in tu.functions:
         if not fn.is_device or fn.body is None or not ctx.in_file(fn.range, no_file=True):
             continue
@@ -128,7 +135,7 @@ def divergent_barrier(ctx: RuleContext):
             if key in seen or not ctx.in_file(b.range, no_file=True):
                 continue
             seen.add(key)
-            leaving = uni.leaving_to_kernel_ends(d, tu.functions) and released_by_exit(b)
+            leaving = uni.leaving_to_kernel_ends(d, tu.functions, cfg_of) and released_by_exit(b)
             yield _cl601(ctx, me, uni.cfg, uni, b, d, None, {}, None, leaving=leaving)
 
 
