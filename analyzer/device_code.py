@@ -88,12 +88,47 @@ class DeviceCode:
             h.update(b"\0" + s.encode())
         return h.hexdigest()
 
-    def source_for_nvcc(self, system_headers: bool = True) -> str:
-        """The code with the instantiation requests and, optionally, the file's system headers
-        (nvcc compiles host-only headers fine; device code rarely needs their declarations,
-        and without them the compile is about a third faster)."""
-        head = "".join(f"#include <{h}>\n" for h in self.system_includes) if system_headers else ""
+    def source_for_nvcc(self, system_headers=True) -> str:
+        """The code with the instantiation requests and the file's system headers: all of them
+        (True), none (False) or those listed (nvcc compiles host-only headers fine; device code
+        rarely needs their declarations, and without them the compile is about a third faster)."""
+        heads = self.system_includes if system_headers is True else (system_headers or [])
+        head = "".join(f"#include <{h}>\n" for h in heads)
         return head + self.code + instantiation_stub(self.instantiations)
+
+    def needed_system_includes(self) -> list[str]:
+        """The left-out ``<...>`` headers that the code names something of (a kernel taking a
+        ``curandState *``, a ``uint8_t``, ``CUDART_PI_F``): without them its compile
+        is bound to fail. Where the code names such a thing and none of the headers is known to
+        declare it, all of them."""
+        if not self.system_includes:
+            return []
+        unresolved = self.refs - self.names
+        need: list[str] = []
+        for header, names in _HEADER_DECLARES:
+            if not any(names.match(r) for r in unresolved):
+                continue
+            hit = [h for h in self.system_includes if header.match(h)]
+            if not hit:  # declared by some header that includes it (cuda.h includes stdint.h)
+                return list(self.system_includes)
+            need += hit
+        return [h for h in self.system_includes if h in need]
+
+
+# What the <...> headers the device-only compile leaves out declare that device code uses,
+# by the identifiers naming it (cuda-samples' failures of a compile without them: curandState,
+# CUtexObject, uint32_t, CUDART_PI_F, cufftComplex, FLT_MAX). assert, INT_MAX and the std::
+# functions of device code need nothing: what nvcc includes first declares them (int32_t too,
+# through sys/types.h; not uint32_t).
+_HEADER_DECLARES = [(re.compile(h), re.compile(n)) for h, n in (
+    (r"curand\w*\.h$", r"curand"),
+    (r"cufft\w*\.h$", r"cufft"),
+    (r"cuComplex\.h$", r"cu(Float|Double)?Complex$|cuC[A-Z]\w*$|make_cu(Float|Double)?Complex$"),
+    (r"math_constants\.h$", r"CUDART_(?!VERSION$)"),
+    (r"(cuda|cudaEGL|cudaGL|cudaVDPAU|cudaD3D\w*)\.h$", r"CU[a-z]\w*$"),
+    (r"(float\.h|cfloat)$", r"(FLT|DBL|LDBL)_[A-Z]+(_[A-Z]+)?$"),
+    (r"(stdint\.h|cstdint|inttypes\.h|cinttypes)$", r"uint(8|16|32|64)_t$|u?int(ptr|max)_t$"),
+)]
 
 
 def instantiation_stub(exprs: Iterable[str]) -> str:
@@ -204,6 +239,7 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
                 if id(d) not in keep:
                     keep.add(id(d))
                     work.append(d)
+    keep -= _dead_using_directives(flat, keep)
     parts: list[str] = []
     cur: tuple = ()
     emitted = [(c, ns) for c, ns in flat if c.kind == "directive" or id(c) in keep]
@@ -230,6 +266,47 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
                        instantiations=insts, system_includes=system, notes=notes, template_kernels=sorted(templ))
     _batch_facts(dcode, emitted)
     return dcode
+
+
+_USING_NS = re.compile(r"using\s+namespace\s+(::)?\s*([A-Za-z_][\w\s:]*?)\s*;")
+# Namespaces a system header also opens: a directive naming one may serve names from there.
+_SYSTEM_NAMESPACES = {"std", "cooperative_groups", "nvcuda", "cub", "thrust", "cuda", "__gnu_cxx"}
+
+
+def _ns_path(ns: tuple) -> tuple:
+    return tuple(mm.group(1) for o in ns if (mm := re.match(r"\s*(?:inline\s+)?namespace\s+(\w+)", o)))
+
+
+def _dead_using_directives(flat, keep: set) -> set:
+    """``using namespace X;`` pieces where X is a namespace of the file's (or its quoted
+    headers') own code of which no kept piece is part: the directive names what the device
+    code no longer declares, and nvcc rejects it (interval.cu's vendored boost:
+    ``using namespace boost::numeric;`` with none of boost's interval code kept)."""
+    from .device_source import _strip_comments_and_strings
+
+    opened: set = set()
+    used: set = set()
+    directives = []
+    for c, ns in flat:
+        path = _ns_path(ns)
+        m = _USING_NS.match(_strip_comments_and_strings(c.text).strip()) if c.kind != "directive" else None
+        if m:
+            directives.append((c, path, m))
+        for i in range(1, len(path) + 1):
+            opened.add(path[:i])
+            if id(c) in keep and not m:
+                used.add(path[:i])
+    dead = set()
+    for c, path, m in directives:
+        want = tuple(x.strip() for x in m.group(2).split("::") if x.strip())
+        if not want or want[0] in _SYSTEM_NAMESPACES:
+            continue
+        # lookup from the directive's own namespace outwards (from the global one when `::X`)
+        cands = [want] if m.group(1) else [path[:k] + want for k in range(len(path), -1, -1)]
+        known = [q for q in cands if q in opened]
+        if known and not any(q in used for q in known):
+            dead.add(id(c))
+    return dead
 
 
 _UNDEF = re.compile(r"#\s*undef\s+([A-Za-z_]\w*)")

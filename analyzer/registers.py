@@ -746,8 +746,10 @@ class NvccPlan:
                                 f"alone: {first.reason}")
                 return self._missing(first, line[1])
         absent = _absent_include(src, _nvcc_search_dirs(tool, src, cmd))
-        whole = _not_found(absent, str(src), cmd + [str(src)], sm, tool, version) if absent else \
-            _nvcc_run(cmd + [str(src)], sm, tool, version, timeout)
+        # a header checked alone (.cuh, .h) is CUDA to nvcc only when told so
+        full = cmd + ([] if src.suffix == ".cu" or "-x" in cmd else ["-x", "cu"]) + [str(src)]
+        whole = _not_found(absent, str(src), full, sm, tool, version) if absent else \
+            _nvcc_run(full, sm, tool, version, timeout)
         if whole.ok or dc is None:
             if not whole.ok and first is not None:
                 whole.reason = f"{first.reason}; the whole file: {whole.reason}"
@@ -1052,18 +1054,24 @@ def _not_found(absent: tuple, shown: str, cmd: list, sm: str, tool: str, version
 
 def _nvcc_device_only(src: Path, dc, cmd: list[str], sm: str, tool: str,
                       version: Optional[str], timeout: float) -> PtxasReport:
-    """nvcc on the device code: first without the file's system headers, then with them (not
+    """nvcc on the device code: first without the file's system headers (or with only those
+    it names something of: DeviceCode.needed_system_includes), then with all of them (not
     when the first could not find a header: the second includes everything the first did; nor
     when one of those system headers is nowhere nvcc looks: it would stop there)."""
     rep = None
-    for system in ([False, True] if dc.system_includes else [False]):
+    need = dc.needed_system_includes()
+    attempts: list = [need or False, True] if dc.system_includes else [False]
+    if need and need == dc.system_includes:
+        attempts = [True]
+    for system in attempts:
         if rep is not None and _missing_header(rep):
             break
-        if system:
+        heads = dc.system_includes if system is True else (system or [])
+        if heads:
             dirs = _nvcc_search_dirs(tool, src, cmd)
-            gone = next((i for i, h in enumerate(dc.system_includes) if dirs and not _found(h, dirs)), None)
+            gone = next((i for i, h in enumerate(heads) if dirs and not _found(h, dirs)), None)
             if gone is not None:  # the first lines of that code: `#include <h>`, one a line
-                rep = _not_found((gone + 1, 10, dc.system_includes[gone]), f"{src.name} (device code)",
+                rep = _not_found((gone + 1, 10, heads[gone]), f"{src.name} (device code)",
                                  cmd + [f"-I{src.parent}", "-x", "cu", f"{src.stem}.cu"], sm, tool, version)
                 rep.mode = "device code only"
                 break

@@ -123,6 +123,64 @@ def test_device_code_keeps_conditionals_balanced_and_operators(tmp_path):
     assert "operator+=" in dc.code and "operator*" in dc.code  # used as `+=` and `*` only
 
 
+
+# interval.cu's shape: a quoted header pulls in a vendored host library (its own copy of boost
+# under -I) and then opens its namespace with a using-directive; the kernels use none of it.
+VENDORED_LIB = r"""
+#ifndef LIB_ROUNDING_H
+#define LIB_ROUNDING_H
+namespace vlib { namespace numeric {
+template <class T> struct rounded { T lo, hi; };
+template <class T> rounded<T> widen(rounded<T> r) { r.lo -= 1; r.hi += 1; return r; }
+} }
+#endif
+"""
+CPU_SIDE = r"""
+#include "vlib/numeric.hpp"
+using vlib::numeric::rounded;
+using namespace vlib::numeric;
+namespace mine { struct gpu_pair { float a, b; }; }
+using namespace mine;
+inline void cpu_reference(rounded<float> *r) { *r = widen(*r); }
+"""
+USES_VENDORED = r"""
+#include "cpu_side.h"
+__global__ void bisect(gpu_pair *p, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) p[i].a = 0.5f * (p[i].a + p[i].b);
+}
+int main() { return 0; }
+"""
+
+
+def _vendored(tmp_path):
+    (tmp_path / "vlib").mkdir()
+    (tmp_path / "vlib" / "numeric.hpp").write_text(VENDORED_LIB)
+    (tmp_path / "cpu_side.h").write_text(CPU_SIDE)
+    f = tmp_path / "interval_like.cu"
+    f.write_text(USES_VENDORED)
+    return f
+
+
+def test_using_directive_for_a_namespace_nothing_kept_is_dropped(tmp_path):
+    f = _vendored(tmp_path)
+    dc = device_code(str(f), [str(tmp_path)])
+    assert "cpu_reference" not in dc.code and "struct rounded" not in dc.code
+    assert "using namespace vlib::numeric;" not in dc.code  # names what the device code no longer has
+    assert "using namespace mine;" in dc.code  # the kernel's gpu_pair comes from there
+
+
+@needs_nvcc
+def test_a_vendored_host_library_costs_no_extra_compile(tmp_path, monkeypatch):
+    f = _vendored(tmp_path)
+    runs = []
+    real = R._run
+    monkeypatch.setattr(R, "_run", lambda cmd, *a, **k: (runs.append(cmd), real(cmd, *a, **k))[1])
+    rep = ptxas_resources(str(f), "sm_90", [str(tmp_path)], use_cache=False)
+    assert rep.ok and rep.mode == "device code only"
+    assert [k.plain_name for k in rep.functions.values()] == ["bisect"]
+    assert sum("-cubin" in c and "--dryrun" not in c for c in runs) == 1  # no failed device-only attempt, no whole-file run
+
 @needs_nvcc
 def test_device_code_with_helpers_compiles_alone(tmp_path):
     (tmp_path / "helpers.h").write_text(HELPERS)
@@ -398,3 +456,75 @@ def test_a_failure_for_a_missing_header_is_cached_until_the_header_appears(tmp_p
         "__device__ inline float lib_scale(float x) { return 3.0f * x; }\n")
     now = ptxas_resources(src, "sm_90")
     assert now.ok and not now.cached and len(runs) == 2 and now.find("k") is not None
+
+
+# simpleTextureDrv's shape: the kernel's parameter type comes from the driver API's <cuda.h>,
+# which the device-only compile leaves out with the file's other system headers.
+DRIVER_TYPES = r"""
+#include <cuda.h>
+#include <vector>
+#include <iostream>
+__global__ void fetch(float *out, CUtexObject tex, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = tex1Dfetch<float>(tex, i);
+}
+int main() { std::vector<float> v(4); std::cout << v.size(); return 0; }
+"""
+# What the headers nvcc always reads declare: int32_t (sys/types.h), INT_MAX, assert (FLT_MAX
+# is not there: float.h).
+NEEDS_NOTHING = r"""
+#include <cassert>
+#include <climits>
+#include <cstdio>
+__global__ void clamp(float *x, int32_t n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    assert(n < INT_MAX);
+    if (i < n) x[i] = fminf(x[i], (float)UINT_MAX);
+}
+"""
+
+
+def test_the_system_headers_device_code_names_something_of(tmp_path):
+    f = tmp_path / "drv.cu"
+    f.write_text(DRIVER_TYPES)
+    assert device_code(str(f)).needed_system_includes() == ["cuda.h"]
+    g = tmp_path / "plain.cu"
+    g.write_text(NEEDS_NOTHING)
+    assert device_code(str(g)).needed_system_includes() == []
+    # uint32_t is declared by no header the file names: some header must include stdint.h
+    h = tmp_path / "u32.cu"
+    h.write_text("#include <stdio.h>\n#include <math.h>\n"
+                 "__global__ void k(uint32_t *p) { p[threadIdx.x] = 1u; }\n")
+    assert device_code(str(h)).needed_system_includes() == ["stdio.h", "math.h"]
+    k = tmp_path / "flt.cu"
+    k.write_text("#include <vector>\n#include <cfloat>\n"
+                 "__global__ void k(float *p) { p[threadIdx.x] = FLT_MAX; }\n")
+    assert device_code(str(k)).needed_system_includes() == ["cfloat"]
+
+
+@needs_nvcc
+@pytest.mark.parametrize("text, compiles", [(DRIVER_TYPES, 1), (NEEDS_NOTHING, 1),
+                                             (NEEDS_NOTHING.replace("(float)UINT_MAX", "FLT_MAX")
+                                              .replace("<cstdio>", "<cfloat>"), 1)])
+def test_device_code_naming_a_system_header_s_types_compiles_once(tmp_path, monkeypatch, text, compiles):
+    f = tmp_path / "k.cu"
+    f.write_text(text)
+    runs = []
+    real = R._run
+    monkeypatch.setattr(R, "_run", lambda cmd, *a, **k: (runs.append(cmd), real(cmd, *a, **k))[1])
+    rep = ptxas_resources(str(f), "sm_90", use_cache=False)
+    assert rep.ok and rep.mode == "device code only", rep.reason
+    assert sum("-cubin" in c and "--dryrun" not in c for c in runs) == compiles
+
+
+@needs_nvcc
+def test_a_header_checked_alone_is_compiled_as_cuda(tmp_path):
+    # a template kernel instantiated only by host templates: the whole file is compiled first
+    h = tmp_path / "scale.cuh"
+    h.write_text("template <typename T, int B>\n"
+                 "__global__ void scale(T *p) { p[threadIdx.x] *= (T)B; }\n"
+                 "template <typename T> void launch(T *p) { scale<T, 64><<<1, 64>>>(p); }\n"
+                 "template void launch<float>(float *);\n")
+    rep = ptxas_resources(str(h), "sm_90", use_cache=False)
+    assert rep.ok and rep.mode == "whole file", rep.reason  # not "Don't know what to do with"
+    assert [f.demangled for f in rep.functions.values() if f.is_entry] == ["void scale<float, 64>(float*)"]

@@ -274,6 +274,28 @@ def test_what_common_headers_put_in_every_compile_is_each_files(tmp_path):
         any(f.plain_name == "EmptyKernel" for f in alone[0].functions.values())
 
 
+
+@needs_nvcc
+def test_the_headers_own_compile_runs_only_where_the_batch_needs_it(tmp_path, monkeypatch):
+    from cudalint.analyzer import system_headers
+
+    runs = []
+    real = system_headers.baseline
+    monkeypatch.setattr(system_headers, "baseline", lambda *a, **k: (runs.append(a[-1]), real(*a, **k))[1])
+    for n in ("a", "b"):  # every function of the batch is one file's: nothing to learn from the headers
+        (tmp_path / f"{n}.cu").write_text("#include <cooperative_groups.h>\n"
+                                          + KERNEL.format(k="k" + n, body=f"x[{n == 'b':d}] * 2"))
+    plans = [R.nvcc_plan(str(tmp_path / f"{n}.cu"), "sm_90") for n in ("a", "b")]
+    alone = [p.compile() for p in plans]
+    batched = PB.compile_batch(plans, use_cache=False)
+    assert all(r.batch for r in batched) and runs == []
+    for a, b in zip(alone, batched):
+        assert resources(b) == resources(a) and b.gmem_bytes == a.gmem_bytes
+    for n in ("c", "d"):  # CUB's EmptyKernel belongs to no file: the headers' compile tells
+        (tmp_path / f"{n}.cu").write_text("#include <cub/cub.cuh>\n" + KERNEL.format(k="k" + n, body="x[0]"))
+    PB.compile_batch([R.nvcc_plan(str(tmp_path / f"{n}.cu"), "sm_90") for n in ("c", "d")], use_cache=False)
+    assert runs == [("cub/cub.cuh",)]
+
 def test_batches_only_where_cpu_is_short(monkeypatch):
     """Batching saves nvcc CPU but makes a file's report wait for its batch: with 4 or more
     compile threads (cores to spare) each file has its own call."""
