@@ -855,9 +855,14 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
                         start_ptxas(tasks[i])
             broken = load_analyses() if todo and not (run is _isolated and _can_fork()) else None
             try:
-                for n, i in enumerate(todo):
-                    if run is _guarded and not broken and n + 1 < len(todo):
-                        nt = tasks[todo[n + 1]]
+                left = list(todo)
+                while left:
+                    i = left.pop(0)
+                    if run is _guarded and not broken and left:
+                        j = _next_to_analyse(tasks, left)
+                        left.remove(j)
+                        left.insert(0, j)
+                        nt = tasks[j]
                         _parse_ahead(nt.path, nt.aopts, nt.copts, nt.source)  # during this analysis
                     record(i, TaskResult(crash_result(tasks[i].path, broken)) if broken else run(tasks[i]))
             finally:
@@ -887,6 +892,20 @@ def _check(tasks: list[Task], indices: list[int], jobs: int, cache: Optional["Re
         if bar:
             bar.close()
     return todo
+
+
+def _next_to_analyse(tasks: list[Task], left: list[int]) -> int:
+    """The file to analyse after the current one (and to parse meanwhile): the first of
+    ``left`` whose register report is not still compiling, else the first. The compiles run in
+    the same order, but one long compile (cuda-samples' reduction_kernel.cu, all its template
+    instantiations: 4 s of nvcc) would otherwise stop the analysis while the other compile
+    thread finishes the files after it."""
+    from .analyzer.ptxas_jobs import pending
+
+    for j in left:
+        if not pending(tasks[j].path, tasks[j].aopts):
+            return j
+    return left[0]
 
 
 def _empty_file_result(task: Task) -> Optional[FileResult]:

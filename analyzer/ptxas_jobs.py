@@ -22,7 +22,8 @@ from concurrent.futures import CancelledError, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable, Optional, Sequence
 
-__all__ = ["ptxas_args", "start", "start_locked", "report", "wanted", "set_threads", "finish", "queueing"]
+__all__ = ["ptxas_args", "start", "start_locked", "report", "wanted", "pending", "set_threads", "finish",
+           "queueing"]
 
 _lock = threading.Lock()
 _jobs: dict[tuple, Future] = {}
@@ -95,8 +96,10 @@ def _take() -> Optional[list]:
 
 
 # Several files' compiles in one nvcc call (analyzer/ptxas_batch): each batch pays nvcc's fixed
-# cost (cuda_runtime.h, cooperative_groups.h: 0.3 to 1 s a file) once. The first batch of a run
-# is small, since the analysis of the first file waits for it; later ones take up to 8 files
+# cost (cuda_runtime.h, cooperative_groups.h: 0.3 to 1 s a file) once. The first job of a run
+# is compiled alone, since the analysis of the first file waits for it (choosing partners reads
+# the headers' names: 1.7 s for cooperative_groups.h before the batch could start, measured on
+# 40 cuda-samples files); later ones take up to 8 files
 # from the next 16 queued. With 4 compile threads or more (cores to spare) files are compiled
 # one per call: CPU is not what the run waits for then, and a file's report would wait for its
 # whole batch (16 cores of the device host: 3.8 s of waiting for ptxas with batches of 8, none
@@ -113,9 +116,9 @@ def _batch_limit() -> int:
             return int(env)
         except ValueError:
             pass
-    if _threads >= 4:
+    if _threads >= 4 or _taken == 0:
         return 1
-    return 2 if _taken == 0 else 8
+    return 8
 
 
 def _same_flags(a: tuple, b: tuple) -> bool:
@@ -280,6 +283,17 @@ def start(path: str, opts) -> None:
             if old is None:
                 break
             del _jobs[old]
+
+
+def pending(path: str, opts) -> bool:
+    """Whether the file's background compile is queued or running (its analysis would wait)."""
+    if not wanted(opts):
+        return False
+    key = ptxas_args(path, opts.arch, list(opts.include_dirs or []), list(opts.defines or []),
+                     getattr(opts, "std", None))
+    with _lock:
+        fut = _jobs.get(key) if key is not None else None
+    return fut is not None and not fut.done()
 
 
 def start_locked(path: str, opts) -> Optional[Callable[[], None]]:

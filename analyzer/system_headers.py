@@ -80,7 +80,13 @@ def _read_stamped(path: str, stamps: list) -> Optional[str]:
     return text
 
 def _build(tool: str, sm: str, key: tuple) -> Optional[HeaderNames]:
-    files, base = _dependencies(tool, sm, key[3]), _dependencies(tool, sm, ())
+    # the two `nvcc -M` side by side (what cuda_runtime.h reads: once a process)
+    box: list = []
+    th = threading.Thread(target=lambda: box.append(_base_dependencies(tool, sm)), daemon=True)
+    th.start()
+    files = _dependencies(tool, sm, key[3])
+    th.join()
+    base = box[0] if box else None
     if files is None or base is None:
         return None
     ids: set = set()
@@ -118,6 +124,17 @@ def _build(tool: str, sm: str, key: tuple) -> Optional[HeaderNames]:
     except OSError:
         pass
     return out
+
+
+_base_memo: dict = {}
+
+
+def _base_dependencies(tool: str, sm: str) -> Optional[list[str]]:
+    """The files cuda_runtime.h alone makes a compile read (the same for every include set)."""
+    key = (os.path.realpath(tool), sm)
+    if key not in _base_memo:
+        _base_memo[key] = _dependencies(tool, sm, ())
+    return _base_memo[key]
 
 
 def _dependencies(tool: str, sm: str, includes: tuple) -> Optional[list[str]]:

@@ -129,6 +129,8 @@ def instrument() -> None:
     for mod, attr, name in [("cudalint.analyzer.frontend.parse", "parse_file", "clang parse"),
                             ("cudalint.analyzer.frontend.lower_clang", "lower_translation_unit", "lowering to IR"),
                             ("cudalint.analyzer.pipeline", "analyze_kernel", "analyses"),
+                            ("cudalint.analyzer.pipeline", "kernel_facts_before_registers", "analyses"),
+                            ("cudalint.analyzer.pipeline", "kernel_facts_from_registers", "analyses"),
                             ("cudalint.analyzer.frontend.parse_ahead", "take", "parse-ahead wait (critical path)"),
                             ("cudalint.analyzer.resources", "_ptxas_report", "ptxas wait (critical path)"),
                             ("cudalint.rules.runner", "check_analysis", "rules"),

@@ -170,6 +170,31 @@ def test_two_cores_analyse_in_one_process(tmp_path, monkeypatch):
     assert engine.pool_size(2, 3) == 2 and engine.pool_size(8, 3) == 3 and engine.pool_size(1, 3) == 1
 
 
+
+def test_a_file_whose_registers_are_still_compiling_is_analysed_later(tmp_path, monkeypatch):
+    """In one process the analysis follows the compiles' order, but takes a later file first
+    when the next one's report is still compiling; every result stays in its place."""
+    from cudalint.analyzer import ptxas_jobs
+
+    files = []
+    for i in range(4):
+        f = tmp_path / f"k{i}.cu"
+        f.write_text(kernel() + "\n" * (40 - i))  # biggest first: k0 .. k3
+        files.append(f)
+    compiling = {str(files[1])}
+    monkeypatch.setattr(ptxas_jobs, "pending", lambda path, opts: path in compiling)
+    analysed = []
+    real = engine._guarded
+    monkeypatch.setattr(engine, "_guarded", lambda t: (analysed.append(os.path.basename(t.path)), real(t))[1])
+    tasks = [task(f) for f in files]
+    res = check_files(tasks, jobs=1)
+    assert analysed == ["k0.cu", "k2.cu", "k3.cu", "k1.cu"]
+    assert [r.path for r in res] == [str(f) for f in files]
+    compiling.clear()
+    analysed.clear()
+    assert summary(check_files(tasks, jobs=1)) == summary(res)
+    assert analysed == ["k0.cu", "k1.cu", "k2.cu", "k3.cu"]
+
 @dataclasses.dataclass
 class CrashingTask(Task):
     """Kills the worker process that unpickles it, the way libclang's SIGILL would."""

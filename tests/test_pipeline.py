@@ -77,3 +77,24 @@ def test_selected_rules_give_the_same_findings_with_fewer_facts():
     codes = [d.code for d in res.diagnostics]
     assert codes and all(c.startswith("CL2") for c in codes)
     assert codes == [d.code for d in everything.diagnostics if d.code.startswith("CL2")]
+
+
+def test_a_file_s_register_report_is_read_after_every_kernel_s_accesses(monkeypatch, tmp_path):
+    # The report is compiled in the background; the analysis waits for it at the first kernel's
+    # resources. Every kernel's accesses come first, so the compile has their time to finish
+    # (cuda-samples' reduction_kernel.cu: nine kernels, 2.9 s of waiting at the first one).
+    from cudalint.analyzer import pipeline
+
+    order = []
+    real_acc, real_res = pipeline._accesses, pipeline.kernel_resources
+    monkeypatch.setattr(pipeline, "_accesses", lambda kf, *a, **k: (order.append(("accesses", kf.name)),
+                                                                    real_acc(kf, *a, **k))[1])
+    monkeypatch.setattr(pipeline, "kernel_resources", lambda fn, *a, **k: (order.append(("resources", fn.name)),
+                                                                          real_res(fn, *a, **k))[1])
+    src = tmp_path / "two.cu"
+    src.write_text("__global__ void a(float *x) { x[threadIdx.x] *= 2.0f; }\n"
+                   "__global__ void b(float *x) { x[blockIdx.x * blockDim.x + threadIdx.x] += 1.0f; }\n")
+    fa = analyze_file(str(src), AnalysisOptions(use_ptxas=False))
+    assert order == [("accesses", "a"), ("accesses", "b"), ("resources", "a"), ("resources", "b")]
+    assert [k.name for k in fa.kernels] == ["a", "b"]
+    assert all(k.resources is not None and k.cgma is not None for k in fa.kernels)

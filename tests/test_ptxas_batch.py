@@ -214,8 +214,8 @@ def test_background_jobs_share_one_nvcc_call(tmp_path, monkeypatch):
         reps = [ptxas_jobs.report(str(f), opts.arch, [], [], None) for f in files]
     finally:
         ptxas_jobs.finish()
-    # the first job is taken at once (alone, or with the next one if it was queued by then: a
-    # first batch is small), the others in one batch while the first compiles
+    # the first job is taken at once and alone (the analysis of the first file waits for it),
+    # the others in one batch while it compiles
     assert len(calls) == 2
     assert sorted(str(f) for f, r in zip(files, reps) if r.batch) in (
         sorted(map(str, files)), sorted(map(str, FIXTURES)))
@@ -296,6 +296,7 @@ def test_the_headers_own_compile_runs_only_where_the_batch_needs_it(tmp_path, mo
     PB.compile_batch([R.nvcc_plan(str(tmp_path / f"{n}.cu"), "sm_90") for n in ("c", "d")], use_cache=False)
     assert runs == [("cub/cub.cuh",)]
 
+
 def test_batches_only_where_cpu_is_short(monkeypatch):
     """Batching saves nvcc CPU but makes a file's report wait for its batch: with 4 or more
     compile threads (cores to spare) each file has its own call."""
@@ -305,6 +306,9 @@ def test_batches_only_where_cpu_is_short(monkeypatch):
     monkeypatch.setattr(ptxas_jobs, "_taken", 5)
     monkeypatch.setattr(ptxas_jobs, "_threads", 2)
     assert ptxas_jobs._batch_limit() == 8
+    monkeypatch.setattr(ptxas_jobs, "_taken", 0)  # the run's first job: its file's analysis waits
+    assert ptxas_jobs._batch_limit() == 1
+    monkeypatch.setattr(ptxas_jobs, "_taken", 5)
     monkeypatch.setattr(ptxas_jobs, "_threads", 4)
     assert ptxas_jobs._batch_limit() == 1
     monkeypatch.setenv("CUDALINT_PTXAS_BATCH", "3")
@@ -357,3 +361,18 @@ def test_two_workers_do_not_split_a_batch(tmp_path, monkeypatch):
         ptxas_jobs.finish()
         ptxas_jobs.set_threads(1)
     assert batches == [6] and alone == []
+
+
+@needs_nvcc
+def test_what_cuda_runtime_h_reads_is_listed_once_a_process(tmp_path, monkeypatch):
+    from cudalint.analyzer import system_headers as SH
+
+    listed = []
+    real = SH._dependencies
+    monkeypatch.setattr(SH, "_dependencies", lambda tool, sm, inc: (listed.append(inc), real(tool, sm, inc))[1])
+    monkeypatch.setattr(SH, "_base_memo", {})
+    monkeypatch.setattr(SH, "_memo", {})
+    a = SH.header_names(NVCC, None, "sm_90", ("cuda_fp16.h",))
+    b = SH.header_names(NVCC, None, "sm_90", ("mma.h",))
+    assert sorted(listed) == [(), ("cuda_fp16.h",), ("mma.h",)]  # not () once per include set
+    assert "__half2float" in a.identifiers and "nvcuda" in b.identifiers and "nvcuda" not in a.identifiers
