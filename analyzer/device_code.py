@@ -177,16 +177,12 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
              and any(n.startswith("operator") for n in c.names)}
     definers: dict[str, list] = {}
     macros: set[str] = set()
-    usings = []  # (piece, its namespaces, the directive's match)
-    for c, ns in flat:
+    for c, _ in flat:
         if c.kind == "directive":
             macros |= c.names
         head = _strip_comments_and_strings(c.text).strip()
         if re.match(r"using\s+namespace\b", head):
             keep.add(id(c))  # `using namespace cooperative_groups;`: names in scope for what follows
-            m = _USING_NS.match(head)
-            if m:
-                usings.append((c, _ns_path(ns), m))
             continue
         alias = re.match(r"namespace\s+([A-Za-z_]\w*)\s*=", head)
         if alias:  # `namespace cg = cooperative_groups;`
@@ -243,7 +239,7 @@ def device_code(path: str, include_dirs: Iterable[str] = (), text: Optional[str]
                 if id(d) not in keep:
                     keep.add(id(d))
                     work.append(d)
-    keep -= _dead_using_directives(flat, keep, usings)
+    keep -= _dead_using_directives(flat, keep)
     parts: list[str] = []
     cur: tuple = ()
     emitted = [(c, ns) for c, ns in flat if c.kind == "directive" or id(c) in keep]
@@ -281,22 +277,27 @@ def _ns_path(ns: tuple) -> tuple:
     return tuple(mm.group(1) for o in ns if (mm := re.match(r"\s*(?:inline\s+)?namespace\s+(\w+)", o)))
 
 
-def _dead_using_directives(flat, keep: set, usings: list) -> set:
-    """Those of ``usings`` (``using namespace X;`` pieces) where X is a namespace of the file's
-    (or its quoted headers') own code of which no kept piece is part: the directive names what
-    the device code no longer declares, and nvcc rejects it (interval.cu's vendored boost:
+def _dead_using_directives(flat, keep: set) -> set:
+    """``using namespace X;`` pieces where X is a namespace of the file's (or its quoted
+    headers') own code of which no kept piece is part: the directive names what the device
+    code no longer declares, and nvcc rejects it (interval.cu's vendored boost:
     ``using namespace boost::numeric;`` with none of boost's interval code kept)."""
-    directives = {id(c) for c, _, _ in usings}
+    from .device_source import _strip_comments_and_strings
+
     opened: set = set()
     used: set = set()
+    directives = []
     for c, ns in flat:
         path = _ns_path(ns)
+        m = _USING_NS.match(_strip_comments_and_strings(c.text).strip()) if c.kind != "directive" else None
+        if m:
+            directives.append((c, path, m))
         for i in range(1, len(path) + 1):
             opened.add(path[:i])
-            if id(c) in keep and id(c) not in directives:
+            if id(c) in keep and not m:
                 used.add(path[:i])
     dead = set()
-    for c, path, m in usings:
+    for c, path, m in directives:
         want = tuple(x.strip() for x in m.group(2).split("::") if x.strip())
         if not want or want[0] in _SYSTEM_NAMESPACES:
             continue

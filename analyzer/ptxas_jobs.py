@@ -245,12 +245,6 @@ def ptxas_args(path: str, arch: str, include_dirs: Sequence[str], defines: Seque
     return (os.path.abspath(path), st.st_mtime_ns, st.st_size, arch, tuple(include_dirs), tuple(defines), extra)
 
 
-def _key(path: str, opts) -> Optional[tuple]:
-    """The compile's identity for a file analysed with ``opts`` (AnalysisOptions)."""
-    return ptxas_args(path, opts.arch, list(opts.include_dirs or []), list(opts.defines or []),
-                      getattr(opts, "std", None))
-
-
 def _compile(key: tuple, instantiations: tuple = ()):
     from .registers import ptxas_resources
 
@@ -272,7 +266,8 @@ def start(path: str, opts) -> None:
     """Begin compiling ``path`` for ``opts`` in the background (no-op when not wanted)."""
     if not wanted(opts):
         return
-    key = _key(path, opts)
+    key = ptxas_args(path, opts.arch, list(opts.include_dirs or []), list(opts.defines or []),
+                     getattr(opts, "std", None))
     if key is None:
         return
     with _lock:
@@ -294,7 +289,8 @@ def pending(path: str, opts) -> bool:
     """Whether the file's background compile is queued or running (its analysis would wait)."""
     if not wanted(opts):
         return False
-    key = _key(path, opts)
+    key = ptxas_args(path, opts.arch, list(opts.include_dirs or []), list(opts.defines or []),
+                     getattr(opts, "std", None))
     with _lock:
         fut = _jobs.get(key) if key is not None else None
     return fut is not None and not fut.done()
@@ -308,7 +304,8 @@ def start_locked(path: str, opts) -> Optional[Callable[[], None]]:
     wanted, no kernel in the text, already cached, NVRTC, or another process compiling it)."""
     if not wanted(opts):
         return None
-    key = _key(path, opts)
+    key = ptxas_args(path, opts.arch, list(opts.include_dirs or []), list(opts.defines or []),
+                     getattr(opts, "std", None))
     if key is None:
         return None
     from .registers import _compile_lock, _read_cached, _store
